@@ -1,0 +1,171 @@
+package budget
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/pkoukk/tiktoken-go"
+	"github.com/pkoukk/tiktoken-go-loader/assets"
+)
+
+// Encoding names accepted by NewEncodingCounter and returned by
+// EncodingForModel and TokenCounter.Encoding.
+const (
+	// EncodingO200k is OpenAI's o200k_base BPE (gpt-4o, gpt-4.1, gpt-4.5,
+	// gpt-5, o1, o3, o4-mini).
+	EncodingO200k = "o200k_base"
+	// EncodingCL100k is OpenAI's cl100k_base BPE (gpt-4, gpt-4-turbo,
+	// gpt-3.5-turbo, text-embedding-3).
+	EncodingCL100k = "cl100k_base"
+	// EncodingEstimate is the conservative estimate used for models without
+	// a public tokenizer; see EstimateTokens.
+	EncodingEstimate = "estimate"
+	// EncodingCustom is reported by a TokenCounter built by NewMessageCounter
+	// around a caller-supplied Counter.
+	EncodingCustom = "custom"
+)
+
+// encodingSpec holds what tiktoken-go's own encoding.go uses to build an
+// encoding: the embedded BPE file, the split pattern and the special tokens.
+type encodingSpec struct {
+	file    string
+	pattern string
+	special map[string]int
+}
+
+var encodingSpecs = map[string]encodingSpec{
+	EncodingO200k: {
+		file: "o200k_base.tiktoken",
+		pattern: strings.Join([]string{
+			`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?`,
+			`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?`,
+			`\p{N}{1,3}`,
+			` ?[^\s\p{L}\p{N}]+[\r\n/]*`,
+			`\s*[\r\n]+`,
+			`\s+(?!\S)`,
+			`\s+`,
+		}, "|"),
+		special: map[string]int{
+			tiktoken.ENDOFTEXT:   199999,
+			tiktoken.ENDOFPROMPT: 200018,
+		},
+	},
+	EncodingCL100k: {
+		file:    "cl100k_base.tiktoken",
+		pattern: `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
+		special: map[string]int{
+			tiktoken.ENDOFTEXT:   100257,
+			tiktoken.FIM_PREFIX:  100258,
+			tiktoken.FIM_MIDDLE:  100259,
+			tiktoken.FIM_SUFFIX:  100260,
+			tiktoken.ENDOFPROMPT: 100276,
+		},
+	},
+}
+
+// encoder is one loaded BPE encoding, shared by every TokenCounter using it.
+type encoder struct {
+	name string
+	tk   *tiktoken.Tiktoken
+}
+
+// count returns the number of tokens of text, treating special-token
+// strings such as "<|endoftext|>" as ordinary text.
+func (e *encoder) count(text string) int {
+	if text == "" {
+		return 0
+	}
+	return len(e.tk.EncodeOrdinary(text))
+}
+
+// encoderSlot loads one encoding at most once.
+type encoderSlot struct {
+	once sync.Once
+	enc  *encoder
+	err  error
+}
+
+// encoders is the package's lazily filled cache of loaded encodings; it is
+// the only package-level state and is written once per encoding.
+var encoders = map[string]*encoderSlot{
+	EncodingO200k:  {},
+	EncodingCL100k: {},
+}
+
+// loadEncoder returns the shared encoder for name, building it from the
+// embedded BPE data on first use. It never touches tiktoken-go's global
+// loader.
+func loadEncoder(name string) (*encoder, error) {
+	slot, ok := encoders[name]
+	if !ok {
+		return nil, fmt.Errorf("budget: unknown encoding %q", name)
+	}
+	slot.once.Do(func() {
+		slot.enc, slot.err = buildEncoder(name, encodingSpecs[name])
+	})
+	return slot.enc, slot.err
+}
+
+func buildEncoder(name string, spec encodingSpec) (*encoder, error) {
+	data, err := assets.Assets.ReadFile(spec.file)
+	if err != nil {
+		return nil, fmt.Errorf("budget: read embedded encoding %s: %w", spec.file, err)
+	}
+	ranks, err := parseRanks(data)
+	if err != nil {
+		return nil, fmt.Errorf("budget: parse embedded encoding %s: %w", spec.file, err)
+	}
+	core, err := tiktoken.NewCoreBPE(ranks, spec.special, spec.pattern)
+	if err != nil {
+		return nil, fmt.Errorf("budget: build BPE for %s: %w", name, err)
+	}
+	special := make(map[string]any, len(spec.special))
+	for k := range spec.special {
+		special[k] = true
+	}
+	tk := tiktoken.NewTiktoken(core, &tiktoken.Encoding{
+		Name:           name,
+		PatStr:         spec.pattern,
+		MergeableRanks: ranks,
+		SpecialTokens:  spec.special,
+	}, special)
+	return &encoder{name: name, tk: tk}, nil
+}
+
+// parseRanks parses a .tiktoken file: one "base64(token) rank" per line.
+func parseRanks(data []byte) (map[string]int, error) {
+	ranks := make(map[string]int, bytes.Count(data, []byte{'\n'})+1)
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	buf := make([]byte, 0, 256)
+	line := 0
+	for sc.Scan() {
+		line++
+		b := sc.Bytes()
+		if len(b) == 0 {
+			continue
+		}
+		sp := bytes.IndexByte(b, ' ')
+		if sp < 0 {
+			return nil, fmt.Errorf("line %d: missing rank", line)
+		}
+		buf = buf[:base64.StdEncoding.DecodedLen(sp)]
+		n, err := base64.StdEncoding.Decode(buf, b[:sp])
+		if err != nil {
+			return nil, fmt.Errorf("line %d: decode token: %w", line, err)
+		}
+		rank, err := strconv.Atoi(string(b[sp+1:]))
+		if err != nil {
+			return nil, fmt.Errorf("line %d: parse rank: %w", line, err)
+		}
+		ranks[string(buf[:n])] = rank
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("scan: %w", err)
+	}
+	return ranks, nil
+}
