@@ -1,0 +1,150 @@
+package compact
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/agentcompact/compact/budget"
+	"github.com/agentcompact/compact/extractors"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// Compactor runs the compaction pipeline of one configuration. It is
+// immutable after [New] and safe for concurrent use by many goroutines and
+// sessions; the per-conversation state lives in a [Session].
+type Compactor struct {
+	o          options
+	window     int
+	budget     int
+	counter    *budget.TokenCounter
+	registry   *extractors.Registry
+	summarizer Summarizer // LLM or custom; nil = rule-based only
+	rule       Summarizer
+}
+
+// New returns a Compactor configured by opts. Every option is validated: an
+// invalid value or combination (reset >= trigger, reserved output >= window,
+// an unknown model without WithContextWindow, ...) is an error wrapping
+// [ErrInvalidOption] and naming the option.
+func New(opts ...Option) (*Compactor, error) {
+	o := options{
+		model:            DefaultModel,
+		trigger:          DefaultTriggerRatio,
+		reset:            DefaultResetRatio,
+		emergency:        DefaultEmergencyRatio,
+		minMessages:      DefaultMinMessages,
+		preserveRecent:   DefaultPreserveRecent,
+		preserveFloor:    DefaultPreserveFloor,
+		cooldown:         DefaultCooldown,
+		maxDepth:         DefaultMaxChainDepth,
+		maxSummaryTokens: DefaultMaxSummaryTokens,
+		summaryInputCap:  DefaultSummaryInputCap,
+	}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	bad := func(name, format string, args ...any) error {
+		return fmt.Errorf("%w: %s: %s", ErrInvalidOption, name, fmt.Sprintf(format, args...))
+	}
+	if o.model == "" {
+		return nil, bad("WithModel", "empty model name")
+	}
+	window := o.window
+	if window == 0 {
+		w, ok := budget.LookupContextWindow(o.model)
+		if !ok {
+			return nil, bad("WithModel", "unknown context window for model %q: set WithContextWindow", o.model)
+		}
+		window = w
+	}
+	if window <= 0 {
+		return nil, bad("WithContextWindow", "window %d must be positive", window)
+	}
+	if !o.reservedSet {
+		o.reservedOutput = DefaultReservedOutput
+		if window < 4*DefaultReservedOutput {
+			o.reservedOutput = window / 4
+		}
+	}
+	switch {
+	case o.reservedOutput < 0:
+		return nil, bad("WithReservedOutput", "%d must be >= 0", o.reservedOutput)
+	case o.reservedOutput >= window:
+		return nil, bad("WithReservedOutput", "%d must be smaller than the context window %d", o.reservedOutput, window)
+	case !finite(o.trigger) || !finite(o.reset) || o.reset <= 0 || o.trigger > 1 || o.reset >= o.trigger:
+		return nil, bad("WithTrigger", "need 0 < reset < trigger <= 1, got trigger %v reset %v", o.trigger, o.reset)
+	case !finite(o.emergency) || o.emergency < o.trigger || o.emergency > 1:
+		return nil, bad("WithEmergencyRatio", "need trigger <= emergency <= 1, got %v", o.emergency)
+	case o.minMessages < 0:
+		return nil, bad("WithMinMessages", "%d must be >= 0", o.minMessages)
+	case o.preserveRecent < 0:
+		return nil, bad("WithPreserveRecent", "%d must be >= 0", o.preserveRecent)
+	case o.cooldown < 0:
+		return nil, bad("WithCooldown", "%d must be >= 0", o.cooldown)
+	case o.maxDepth < 1:
+		return nil, bad("WithMaxChainDepth", "%d must be >= 1", o.maxDepth)
+	case o.maxSummaryTokens < 1:
+		return nil, bad("WithMaxSummaryTokens", "%d must be >= 1", o.maxSummaryTokens)
+	case o.summaryInputCap < 1:
+		return nil, bad("WithSummaryInputCap", "%d must be >= 1", o.summaryInputCap)
+	}
+	for i, m := range o.summaryModels {
+		if m == nil {
+			return nil, bad("WithSummarizer", "model %d is nil", i)
+		}
+	}
+	if o.preserveFloor > o.preserveRecent {
+		o.preserveFloor = o.preserveRecent
+	}
+	c := &Compactor{o: o, window: window, budget: window - o.reservedOutput}
+	if o.counter != nil {
+		c.counter = budget.NewMessageCounter(o.counter)
+	} else {
+		tc, err := budget.NewCounter(o.model)
+		if err != nil {
+			return nil, fmt.Errorf("compact: tokenizer for model %q: %w", o.model, err)
+		}
+		c.counter = tc
+	}
+	c.registry = o.registry
+	if c.registry == nil {
+		c.registry = extractors.Default()
+	}
+	if o.priorities == nil {
+		c.o.priorities = DefaultPriorities()
+	}
+	c.rule = RuleSummarizer(c.registry)
+	switch {
+	case o.summarizer != nil:
+		c.summarizer = o.summarizer
+	case len(o.summaryModels) > 0:
+		c.summarizer = NewLLMSummarizer(o.summaryModels, o.llmOptions...)
+	}
+	return c, nil
+}
+
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
+
+// Window returns the context window in tokens.
+func (c *Compactor) Window() int { return c.window }
+
+// Budget returns the available budget: window - reserved output, in tokens.
+func (c *Compactor) Budget() int { return c.budget }
+
+// Counter returns the token counter (shared, safe for concurrent use).
+func (c *Compactor) Counter() *budget.TokenCounter { return c.counter }
+
+// Extractors returns the extractor registry in use.
+func (c *Compactor) Extractors() *extractors.Registry { return c.registry }
+
+// SummaryCap returns the cap of one summary in tokens:
+// min(maxSummaryTokens, 10% of the available budget), at least 1.
+func (c *Compactor) SummaryCap() int {
+	return max(1, min(c.o.maxSummaryTokens, c.budget/10))
+}
+
+// CountTokens returns the tokens of msgs as the engine counts them for the
+// budget (per-message overhead included).
+func (c *Compactor) CountTokens(msgs []llms.MessageContent) int { return c.counter.CountMessages(msgs) }

@@ -1,0 +1,18 @@
+package compact
+
+import "errors"
+
+// Sentinel errors callers branch on with errors.Is.
+var (
+	// ErrInvalidOption reports an invalid option value or combination; the
+	// wrapping error names the option.
+	ErrInvalidOption = errors.New("compact: invalid option")
+	// ErrBudgetTooSmall reports that the leading system message(s) and the
+	// most recent user message cannot fit the available budget even after
+	// every other message was dropped and the largest ones cut.
+	ErrBudgetTooSmall = errors.New("compact: system prompt and latest user message exceed the budget")
+	// ErrNilSession reports a nil *Session passed to Compact.
+	ErrNilSession = errors.New("compact: nil session")
+	// ErrSummarizer wraps a summarizer failure returned when abortOnFailure is set.
+	ErrSummarizer = errors.New("compact: summarizer failed")
+)

@@ -1,0 +1,53 @@
+package compact
+
+import "time"
+
+// Reasons a compaction ran, recorded in [Event].Reason.
+const (
+	ReasonTrigger   = "trigger"   // the token ratio reached the trigger ratio
+	ReasonEmergency = "emergency" // the ratio reached the emergency ratio (1.0): cooldown and minMessages ignored
+	ReasonManual    = "manual"    // requested by the caller (CompactNow, memory.Compact)
+	ReasonOverflow  = "overflow"  // the provider rejected the prompt as too long (middleware retry)
+)
+
+// Event describes one compaction. It is passed to the observer set with
+// [WithObserver] and returned in [Result].Event.
+type Event struct {
+	SessionID       string        `json:"sessionId,omitempty"`
+	Reason          string        `json:"reason"`
+	Mode            string        `json:"mode"`
+	Depth           int           `json:"depth"`
+	SummaryID       string        `json:"summaryId,omitempty"`
+	TokensBefore    int           `json:"tokensBefore"`
+	TokensAfter     int           `json:"tokensAfter"`
+	Budget          int           `json:"budget"`
+	RatioBefore     float64       `json:"ratioBefore"`
+	RatioAfter      float64       `json:"ratioAfter"`
+	MessagesBefore  int           `json:"messagesBefore"`
+	MessagesAfter   int           `json:"messagesAfter"`
+	Masked          int           `json:"masked"`
+	Dropped         int           `json:"dropped"`
+	Truncated       int           `json:"truncated"`
+	Repairs         []string      `json:"repairs,omitempty"`
+	SummarizerCalls int           `json:"summarizerCalls"`
+	Duration        time.Duration `json:"duration"`
+	// Err is the summarizer error that caused a fallback (Mode == ModeFallback),
+	// or nil. It is not serialized; ErrText carries its message.
+	Err     error  `json:"-"`
+	ErrText string `json:"error,omitempty"`
+}
+
+// Stats are cumulative figures of one [Session].
+type Stats struct {
+	MessagesTotal      int     `json:"messagesTotal"`
+	MessagesSummarized int     `json:"messagesSummarized"`
+	MessagesMasked     int     `json:"messagesMasked"`
+	Summaries          int     `json:"summaries"`
+	Compactions        int     `json:"compactions"`
+	Fallbacks          int     `json:"fallbacks"`
+	SummarizerCalls    int     `json:"summarizerCalls"`
+	TokensOriginal     int     `json:"tokensOriginal"`
+	TokensActive       int     `json:"tokensActive"`
+	TokensSaved        int     `json:"tokensSaved"`
+	CompressionRatio   float64 `json:"compressionRatio"`
+}

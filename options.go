@@ -1,0 +1,140 @@
+package compact
+
+import (
+	"github.com/agentcompact/compact/budget"
+	"github.com/agentcompact/compact/extractors"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// Defaults of the engine, from the specification.
+const (
+	DefaultModel            = "gpt-4o"
+	DefaultTriggerRatio     = 0.80
+	DefaultResetRatio       = 0.70
+	DefaultEmergencyRatio   = 1.0
+	DefaultMinMessages      = 12
+	DefaultPreserveRecent   = 6
+	DefaultPreserveFloor    = 2
+	DefaultCooldown         = 4
+	DefaultMaxChainDepth    = 3
+	DefaultMaxSummaryTokens = 500
+	DefaultSummaryInputCap  = 8_000
+	DefaultReservedOutput   = 4_096
+)
+
+type options struct {
+	model            string
+	window           int
+	reservedOutput   int
+	reservedSet      bool
+	trigger, reset   float64
+	emergency        float64
+	minMessages      int
+	preserveRecent   int
+	preserveFloor    int
+	cooldown         int
+	maxDepth         int
+	maxSummaryTokens int
+	summaryInputCap  int
+	summaryModels    []llms.Model
+	summarizer       Summarizer
+	abortOnFailure   bool
+	registry         *extractors.Registry
+	counter          budget.Counter
+	observer         func(Event)
+	priorities       Priorities
+	llmOptions       []LLMSummarizerOption
+	errs             []error
+}
+
+// Option configures a [Compactor]. Options are applied in order; an invalid
+// value is reported by [New] as an error naming the option.
+type Option func(*options)
+
+// WithModel sets the model whose tokenizer counts tokens and whose context
+// window is the default budget. Default "gpt-4o" (o200k_base, 128,000 tokens).
+// Models without a public tokenizer are counted with budget's documented
+// conservative estimate.
+func WithModel(model string) Option { return func(o *options) { o.model = model } }
+
+// WithContextWindow overrides the model's context window, in tokens. It must
+// be positive and larger than the reserved output. Default: budget.ContextWindow(model);
+// New fails for a model whose window is unknown unless this option is given.
+func WithContextWindow(tokens int) Option { return func(o *options) { o.window = tokens } }
+
+// WithReservedOutput reserves tokens of the window for the model's reply; the
+// available budget is window - reserved. Default 4,096, or a quarter of the
+// window for windows smaller than 16,384 tokens. Must be >= 0 and < window.
+func WithReservedOutput(tokens int) Option {
+	return func(o *options) { o.reservedOutput, o.reservedSet = tokens, true }
+}
+
+// WithTrigger sets the trigger ratio (compact at or above it) and the reset
+// ratio (aim for at most it after compacting). 0 < reset < trigger <= 1.
+// Default 0.80, 0.70.
+func WithTrigger(trigger, reset float64) Option {
+	return func(o *options) { o.trigger, o.reset = trigger, reset }
+}
+
+// WithEmergencyRatio sets the ratio at or above which compaction runs despite
+// cooldown and minMessages. It must be >= trigger and <= 1. Default 1.0.
+func WithEmergencyRatio(r float64) Option { return func(o *options) { o.emergency = r } }
+
+// WithMinMessages sets how many messages a conversation must hold before it
+// is compacted below the emergency ratio. Must be >= 0. Default 12.
+func WithMinMessages(n int) Option { return func(o *options) { o.minMessages = n } }
+
+// WithPreserveRecent sets how many of the most recent messages are kept
+// verbatim (widened so that no tool round is split). Stage 3 may shrink it
+// down to 2 when the tail alone does not fit. Must be >= 0. Default 6.
+func WithPreserveRecent(n int) Option { return func(o *options) { o.preserveRecent = n } }
+
+// WithCooldown sets how many messages must be appended after a compaction
+// before the next one below the emergency ratio. Must be >= 0. Default 4.
+func WithCooldown(messages int) Option { return func(o *options) { o.cooldown = messages } }
+
+// WithMaxChainDepth caps the depth of the summary chain. Must be >= 1. Default 3.
+func WithMaxChainDepth(depth int) Option { return func(o *options) { o.maxDepth = depth } }
+
+// WithMaxSummaryTokens caps a summary; the effective cap is
+// min(n, 10% of the available budget). Must be >= 1. Default 500.
+func WithMaxSummaryTokens(n int) Option { return func(o *options) { o.maxSummaryTokens = n } }
+
+// WithSummaryInputCap caps the transcript sent to an LLM summarizer, oldest
+// messages trimmed first. Must be >= 1. Default 8,000 tokens.
+func WithSummaryInputCap(tokens int) Option { return func(o *options) { o.summaryInputCap = tokens } }
+
+// WithSummarizer makes stage 2 summarize with the given models, in preference
+// order: the next is tried when one fails. The models are called directly,
+// never through the middleware. Default: none, the rule-based digest.
+func WithSummarizer(models ...llms.Model) Option {
+	return func(o *options) { o.summaryModels = append([]llms.Model(nil), models...) }
+}
+
+// WithLLMSummarizerOptions configures the LLM summarizer built by
+// [WithSummarizer] (retry policy, clock, prompt). Default: none.
+func WithLLMSummarizerOptions(opts ...LLMSummarizerOption) Option {
+	return func(o *options) { o.llmOptions = append(o.llmOptions, opts...) }
+}
+
+// WithCustomSummarizer sets any [Summarizer]; it takes precedence over
+// [WithSummarizer]. Default: none.
+func WithCustomSummarizer(s Summarizer) Option { return func(o *options) { o.summarizer = s } }
+
+// WithAbortOnFailure makes Compact return the summarizer's error instead of
+// falling back to the rule-based digest. Default false.
+func WithAbortOnFailure(abort bool) Option { return func(o *options) { o.abortOnFailure = abort } }
+
+// WithExtractors sets the per-tool extractors used for masking and for the
+// rule-based digest. Default extractors.Default().
+func WithExtractors(reg *extractors.Registry) Option { return func(o *options) { o.registry = reg } }
+
+// WithCounter replaces the tokenizer chosen by the model. Default: budget.NewCounter(model).
+func WithCounter(c budget.Counter) Option { return func(o *options) { o.counter = c } }
+
+// WithObserver registers a function called synchronously with every
+// compaction [Event]. It must not block for long. Default: none.
+func WithObserver(fn func(Event)) Option { return func(o *options) { o.observer = fn } }
+
+// WithPriorities replaces the priority table of stage 2. Default [DefaultPriorities].
+func WithPriorities(p Priorities) Option { return func(o *options) { o.priorities = p } }

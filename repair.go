@@ -1,0 +1,123 @@
+package compact
+
+import (
+	"fmt"
+
+	"github.com/tmc/langchaingo/llms"
+)
+
+// Repairs the engine applies to its input, reported in [Event].Repairs and
+// [Result].Repairs. The input slice itself is never modified; the repaired
+// list is what the engine works on and returns.
+//
+//   - nil parts are removed;
+//   - a tool result that does not answer a call of the assistant message
+//     right before its block of tool messages (an orphan, or a duplicate) is
+//     turned into a user message "[compact: tool result ... without a
+//     matching call]" placed after that block, so that its content is kept;
+//   - a tool call left without a result gets a synthetic tool result
+//     "[compact: no result was recorded for this call]" right after its
+//     block, because providers reject unanswered calls.
+const (
+	RepairNilPart     = "nil-part"
+	RepairOrphan      = "orphan-result"
+	RepairDanglingCall = "dangling-call"
+)
+
+// NoResultContent is the content of the synthetic result added for a tool call without one.
+const NoResultContent = "[compact: no result was recorded for this call]"
+
+type pendingCall struct {
+	id, name string
+	answered bool
+}
+
+// repair returns a repaired copy of msgs (new Parts slices; part values are
+// shared, they are immutable) and the repairs applied. When nothing needed
+// repair, the returned slice is still a new slice.
+func repair(msgs []llms.MessageContent) ([]llms.MessageContent, []string) {
+	out := make([]llms.MessageContent, 0, len(msgs))
+	var repairs []string
+	var pending []pendingCall
+	var orphans []llms.MessageContent
+	flush := func() {
+		var synth []llms.ContentPart
+		for _, p := range pending {
+			if !p.answered {
+				synth = append(synth, llms.ToolCallResponse{ToolCallID: p.id, Name: p.name, Content: NoResultContent})
+				repairs = append(repairs, fmt.Sprintf("%s: call %q (%s)", RepairDanglingCall, p.id, p.name))
+			}
+		}
+		if len(synth) > 0 {
+			out = append(out, llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: synth})
+		}
+		out = append(out, orphans...)
+		pending, orphans = nil, nil
+	}
+	for _, m := range msgs {
+		parts := make([]llms.ContentPart, 0, len(m.Parts))
+		for _, p := range m.Parts {
+			if p == nil {
+				repairs = append(repairs, RepairNilPart)
+				continue
+			}
+			parts = append(parts, p)
+		}
+		if m.Role == llms.ChatMessageTypeTool {
+			kept := parts[:0:0]
+			for _, p := range parts {
+				r, ok := p.(llms.ToolCallResponse)
+				if !ok {
+					kept = append(kept, p)
+					continue
+				}
+				if i := findPending(pending, r.ToolCallID); i >= 0 {
+					pending[i].answered = true
+					kept = append(kept, p)
+					continue
+				}
+				repairs = append(repairs, fmt.Sprintf("%s: result for %q", RepairOrphan, r.ToolCallID))
+				orphans = append(orphans, llms.MessageContent{
+					Role: llms.ChatMessageTypeHuman,
+					Parts: []llms.ContentPart{llms.TextPart(fmt.Sprintf(
+						"[compact: tool result of %s (call %q) without a matching call]\n%s", nameOr(r.Name), r.ToolCallID, r.Content))},
+				})
+			}
+			if len(kept) > 0 || len(parts) == 0 {
+				out = append(out, llms.MessageContent{Role: m.Role, Parts: kept})
+			}
+			continue
+		}
+		flush()
+		if m.Role == llms.ChatMessageTypeAI {
+			for _, p := range parts {
+				if tc, ok := p.(llms.ToolCall); ok {
+					name := ""
+					if tc.FunctionCall != nil {
+						name = tc.FunctionCall.Name
+					}
+					pending = append(pending, pendingCall{id: tc.ID, name: name})
+				}
+			}
+		}
+		out = append(out, llms.MessageContent{Role: m.Role, Parts: parts})
+	}
+	flush()
+	return out, repairs
+}
+
+func findPending(p []pendingCall, id string) int {
+	for i := range p {
+		if p[i].id == id && !p[i].answered {
+			return i
+		}
+	}
+	return -1
+}
+
+func nameOr(s string) string {
+	if s == "" {
+		return "a tool"
+	}
+	return s
+}

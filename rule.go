@@ -1,0 +1,79 @@
+package compact
+
+import (
+	"context"
+
+	"github.com/agentcompact/compact/extractors"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// maxContextItems bounds each array of a rule-based SummaryContext, so that
+// a long chain does not grow its records without limit.
+const maxContextItems = 50
+
+// RuleSummarizer returns the rule-based [Summarizer]: an aggregated digest of
+// the dropped messages built by reg (files read and modified, commands and
+// their status, errors, the user's instructions and decisions, open
+// questions), folding in the previous summary's entities, fitted to the
+// request's MaxTokens by priority. It is deterministic, makes no calls, and
+// never fails. A nil reg means extractors.Default().
+func RuleSummarizer(reg *extractors.Registry) Summarizer {
+	if reg == nil {
+		reg = extractors.Default()
+	}
+	return SummarizerFunc(func(ctx context.Context, req SummarizeRequest) (SummaryRecord, error) {
+		r := reg
+		if req.Extractors != nil {
+			r = req.Extractors
+		}
+		var prev extractors.Digest
+		if p := req.Previous; p != nil {
+			prev = extractors.Digest{
+				Entities:     p.Context.DomainEntities,
+				Instructions: p.Context.Decisions,
+				Questions:    p.Context.Unresolved,
+				Previous:     p.Summary,
+			}
+		}
+		d := r.Digest(req.Messages, prev)
+		count := req.Count
+		if count == nil {
+			count = func(s string) int { return len(s)/3 + 1 }
+		}
+		text := d.Render(req.MaxTokens, count)
+		if text == "" {
+			text = "(earlier messages omitted)"
+		}
+		return SummaryRecord{
+			Summary:   text,
+			KeyPoints: capList(d.KeyPoints(), maxContextItems),
+			Context: SummaryContext{
+				Participants:   participants(req.Messages),
+				Decisions:      capList(d.Instructions, maxContextItems),
+				ActionItems:    []ActionItem{},
+				Unresolved:     capList(d.Questions, maxContextItems),
+				DomainEntities: capList(d.Entities, maxContextItems),
+			},
+			Mode: ModeRule,
+		}, nil
+	})
+}
+
+func capList(s []string, n int) []string {
+	if len(s) > n {
+		s = s[:n]
+	}
+	return append([]string{}, s...)
+}
+
+func participants(msgs []llms.MessageContent) []string {
+	seen := map[llms.ChatMessageType]bool{}
+	var out []string
+	for _, m := range msgs {
+		if !seen[m.Role] {
+			seen[m.Role] = true
+			out = append(out, string(m.Role))
+		}
+	}
+	return out
+}

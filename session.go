@@ -1,0 +1,191 @@
+package compact
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+)
+
+// SessionVersion is the version of the JSON form of a [Session].
+const SessionVersion = 1
+
+// Session holds the compaction state of one conversation: the summary chain,
+// which original messages the summaries cover, which tool outputs are
+// masked, and the trigger state (cooldown, hysteresis). A Session is safe for
+// concurrent use; calls to Compact on one Session are serialized. It
+// round-trips through encoding/json (MarshalJSON, UnmarshalJSON), so it can
+// be persisted and restored in another process.
+type Session struct {
+	mu sync.Mutex
+	st sessionState
+}
+
+type sessionState struct {
+	Version int    `json:"version"`
+	ID      string `json:"id,omitempty"`
+	// Chain is the summary chain, oldest first; the last record is active.
+	Chain []SummaryRecord `json:"chain,omitempty"`
+	// Dropped lists the ids of original messages replaced by the active summary.
+	Dropped []string `json:"dropped,omitempty"`
+	// Masked maps the id of a tool message to the masked content of each of
+	// its parts ("" = part unchanged).
+	Masked map[string][]string `json:"masked,omitempty"`
+	// Cut maps the id of a message cut by stage 3 to the part index and the
+	// kept head and tail lengths in bytes of that part's text.
+	Cut map[string][3]int `json:"cut,omitempty"`
+	// LastCompactionLen is the input length at the last compaction (cooldown).
+	LastCompactionLen int `json:"lastCompactionLen"`
+	Stats             Stats `json:"stats"`
+
+	dropped map[string]struct{}
+}
+
+// NewSession returns an empty session with the given id (any string, used in
+// events; it may be empty).
+func NewSession(id string) *Session {
+	return &Session{st: sessionState{Version: SessionVersion, ID: id}}
+}
+
+// ID returns the session's id.
+func (s *Session) ID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.st.ID
+}
+
+// Summaries returns a copy of the summary chain, oldest first.
+func (s *Session) Summaries() []SummaryRecord {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]SummaryRecord, len(s.st.Chain))
+	for i, r := range s.st.Chain {
+		out[i] = r.clone()
+	}
+	return out
+}
+
+// Latest returns a copy of the active summary, or nil when nothing was summarized.
+func (s *Session) Latest() *SummaryRecord {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.st.Chain) == 0 {
+		return nil
+	}
+	r := s.st.Chain[len(s.st.Chain)-1].clone()
+	return &r
+}
+
+// Covered returns the ids of the original messages the active summary
+// replaces (a new slice).
+func (s *Session) Covered() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.st.Dropped...)
+}
+
+// Stats returns the session's cumulative figures as of its last Compact call.
+func (s *Session) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.st.Stats
+}
+
+// Reset forgets all compaction state, keeping the id.
+func (s *Session) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.st = sessionState{Version: SessionVersion, ID: s.st.ID}
+}
+
+// MarshalJSON encodes the session state.
+func (s *Session) MarshalJSON() ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return json.Marshal(&s.st)
+}
+
+// UnmarshalJSON replaces the session state with a decoded one. A state of a
+// newer version than [SessionVersion] is an error.
+func (s *Session) UnmarshalJSON(b []byte) error {
+	var st sessionState
+	if err := json.Unmarshal(b, &st); err != nil {
+		return fmt.Errorf("compact: decode session: %w", err)
+	}
+	if st.Version > SessionVersion {
+		return fmt.Errorf("compact: decode session: version %d is newer than %d", st.Version, SessionVersion)
+	}
+	st.Version = SessionVersion
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.st = st
+	return nil
+}
+
+func (r SummaryRecord) clone() SummaryRecord {
+	r.KeyPoints = append([]string(nil), r.KeyPoints...)
+	r.OriginalMessageIDs = append([]string(nil), r.OriginalMessageIDs...)
+	c := r.Context
+	c.Participants = append([]string(nil), c.Participants...)
+	c.Decisions = append([]string(nil), c.Decisions...)
+	c.ActionItems = append([]ActionItem(nil), c.ActionItems...)
+	c.Unresolved = append([]string(nil), c.Unresolved...)
+	c.DomainEntities = append([]string(nil), c.DomainEntities...)
+	r.Context = c
+	return r
+}
+
+// droppedSet returns the set view of st.Dropped, built lazily.
+func (st *sessionState) droppedSet() map[string]struct{} {
+	if st.dropped == nil || len(st.dropped) != len(st.Dropped) {
+		st.dropped = make(map[string]struct{}, len(st.Dropped))
+		for _, id := range st.Dropped {
+			st.dropped[id] = struct{}{}
+		}
+	}
+	return st.dropped
+}
+
+// latest returns a copy of the active summary, or nil.
+func (st *sessionState) latest() *SummaryRecord {
+	if len(st.Chain) == 0 {
+		return nil
+	}
+	r := st.Chain[len(st.Chain)-1].clone()
+	return &r
+}
+
+// clone returns a deep copy of the state, for a compaction that may fail.
+func (st *sessionState) clone() sessionState {
+	ns := *st
+	ns.Chain = append([]SummaryRecord(nil), st.Chain...)
+	ns.Dropped = append([]string(nil), st.Dropped...)
+	ns.dropped = nil
+	if st.Masked != nil {
+		ns.Masked = make(map[string][]string, len(st.Masked))
+		for k, v := range st.Masked {
+			ns.Masked[k] = v
+		}
+	}
+	if st.Cut != nil {
+		ns.Cut = make(map[string][3]int, len(st.Cut))
+		for k, v := range st.Cut {
+			ns.Cut[k] = v
+		}
+	}
+	return ns
+}
+
+func (st *sessionState) updateStats(total, original, active int) {
+	s := &st.Stats
+	s.MessagesTotal = total
+	s.MessagesSummarized = len(st.Dropped)
+	s.MessagesMasked = len(st.Masked)
+	s.Summaries = len(st.Chain)
+	s.TokensOriginal = original
+	s.TokensActive = active
+	s.TokensSaved = max(0, original-active)
+	s.CompressionRatio = 0
+	if original > 0 {
+		s.CompressionRatio = float64(active) / float64(original)
+	}
+}
