@@ -1,0 +1,260 @@
+package extractors
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/tmc/langchaingo/llms"
+)
+
+// Caps of the lists a [Digest] keeps (most recent first; older items drop).
+const (
+	maxDigestFiles        = 40
+	maxDigestCommands     = 25
+	maxDigestErrors       = 15
+	maxDigestInstructions = 15
+	maxDigestQuestions    = 8
+	maxDigestEntities     = 60
+	maxDigestItemBytes    = 200
+	maxDigestPrevious     = 4000
+)
+
+// Digest is the rule-based summary of a run of messages that compaction
+// drops: an aggregate, not a list of per-call lines. Lists are
+// deduplicated, most recent first, and capped. A Digest is a plain value;
+// [Registry.Digest] returns a new one with fresh slices.
+type Digest struct {
+	// Messages and ToolCalls count the messages and tool calls summarized,
+	// including those of the previous digests in the chain.
+	Messages, ToolCalls int
+	// FilesRead and FilesModified are the files read and created or changed.
+	FilesRead, FilesModified []string
+	// Commands are the commands run, with their status, e.g.
+	// "pytest tests/test_x.py (exit 1)". Plain file reads and writes are
+	// not listed here (they are in the file lists) unless they failed.
+	Commands []string
+	// Errors are the errors seen, e.g. "ValueError at foo.py:12: bad value".
+	Errors []string
+	// Instructions are the user's instructions and decisions: sentences
+	// with "remember", "must", "never", "always", "don't", "decided", "we
+	// will use", "make sure", "instead of", ...
+	Instructions []string
+	// Questions are the user's questions, most recent first.
+	Questions []string
+	// Entities are the domain entities (file paths, exception names,
+	// defined identifiers, tool names), carried forward from the previous
+	// digest.
+	Entities []string
+	// Previous is the narrative of the previous summary in the chain, folded
+	// in; Render shortens it as needed.
+	Previous string
+}
+
+var (
+	// instructionRe finds sentences that carry an instruction or decision.
+	instructionRe = regexp.MustCompile(`(?i)\b(?:remember|must|mustn't|never|always|don't|do not|dont|make sure|ensure|decided|decide|decision|we will|we'll|we are going to|let's|lets use|instead of|prefer|important|required|requirement|should not|shouldn't|avoid|only use|from now on|keep in mind|note that)\b`)
+	// sentenceEndRe splits text into sentences.
+	sentenceEndRe = regexp.MustCompile(`[.!?](?:\s+|$)|\n+`)
+)
+
+// Digest aggregates msgs (oldest first) on top of prev, the digest of the
+// messages dropped before (the chain). Tool results are summarized with r's
+// extractors; a result's tool name and arguments come from the call with the
+// same id when the result does not carry them. Lists of prev are carried
+// forward behind the new items. msgs and prev are not modified. Safe for
+// concurrent use.
+func (r *Registry) Digest(msgs []llms.MessageContent, prev Digest) Digest {
+	calls := CallsByID(msgs)
+	answered := make(map[string]bool)
+	var n digestBuilder
+	n.d.Messages = prev.Messages + len(msgs)
+	n.d.ToolCalls = prev.ToolCalls
+	for _, m := range msgs {
+		for _, p := range m.Parts {
+			if tc, ok := toolCallPart(p); ok {
+				n.d.ToolCalls++
+				if tc.FunctionCall != nil {
+					n.entity(tc.FunctionCall.Name)
+				}
+				continue
+			}
+			if resp, ok := toolResponsePart(p); ok {
+				answered[resp.ToolCallID] = true
+				call := ResolveCall(resp, calls)
+				n.record(call, r.Extract(call, resp.Content), true)
+				continue
+			}
+			if txt, ok := textPart(p); ok {
+				switch m.Role {
+				case llms.ChatMessageTypeHuman, llms.ChatMessageTypeGeneric:
+					n.userText(txt)
+				case llms.ChatMessageTypeTool, llms.ChatMessageTypeFunction:
+					// A tool result given as plain text: no call to match.
+					n.record(Call{Name: "tool"}, r.Extract(Call{Name: "tool"}, txt), true)
+				}
+			}
+		}
+	}
+	// Calls whose results are not among msgs: record what the call names.
+	for _, m := range msgs {
+		for _, p := range m.Parts {
+			tc, ok := toolCallPart(p)
+			if !ok || tc.FunctionCall == nil || answered[tc.ID] {
+				continue
+			}
+			call := Call{ID: tc.ID, Name: tc.FunctionCall.Name, Arguments: tc.FunctionCall.Arguments}
+			n.record(call, r.Extract(call, ""), false)
+		}
+	}
+	return n.finish(prev)
+}
+
+// digestBuilder collects items oldest first.
+type digestBuilder struct {
+	d Digest
+}
+
+func (n *digestBuilder) entity(e string) {
+	if e = strings.TrimSpace(e); e != "" {
+		n.d.Entities = append(n.d.Entities, e)
+	}
+}
+
+// record adds what one tool result says.
+func (n *digestBuilder) record(call Call, s ToolSummary, hasResult bool) {
+	md := s.Metadata
+	for _, f := range splitList(md[MetaFilesRead]) {
+		n.d.FilesRead = append(n.d.FilesRead, f)
+		n.entity(f)
+	}
+	for _, f := range splitList(md[MetaFilesModified]) {
+		n.d.FilesModified = append(n.d.FilesModified, f)
+		n.entity(f)
+	}
+	kind := md[MetaKind]
+	failed := hasResult && s.Status == StatusError
+	if cmd := md[MetaCommand]; cmd != "" && (failed || (kind != KindRead && kind != KindWrite)) {
+		c := shorten(firstLine(cmd), 120)
+		switch {
+		case !hasResult:
+			c += " (no result)"
+		case md[MetaExitCode] != "" && md[MetaExitCode] != "0":
+			c += " (exit " + md[MetaExitCode] + ")"
+		case failed:
+			c += " (error)"
+		case s.Status == StatusPartial:
+			c += " (partial)"
+		case md[MetaExitCode] == "0":
+			c += " (ok)"
+		}
+		n.d.Commands = append(n.d.Commands, c)
+	}
+	for _, e := range splitList(md[MetaExceptions]) {
+		n.d.Errors = append(n.d.Errors, e)
+		if i := strings.IndexAny(e, " :"); i > 0 {
+			n.entity(e[:i])
+		} else {
+			n.entity(e)
+		}
+	}
+	if e := md[MetaError]; e != "" && md[MetaExceptions] == "" && failed {
+		n.d.Errors = append(n.d.Errors, e)
+	}
+	for _, e := range splitList(md[MetaDefines]) {
+		n.entity(e)
+	}
+}
+
+// userText extracts instructions and questions from a user's text.
+func (n *digestBuilder) userText(txt string) {
+	if len(txt) > 64<<10 {
+		txt = txt[:64<<10]
+	}
+	for _, sent := range splitSentences(txt) {
+		if strings.HasSuffix(sent, "?") {
+			n.d.Questions = append(n.d.Questions, sent)
+			continue
+		}
+		if instructionRe.MatchString(sent) {
+			n.d.Instructions = append(n.d.Instructions, sent)
+		}
+	}
+}
+
+// splitSentences splits text into trimmed one-line sentences, keeping their
+// final punctuation.
+func splitSentences(txt string) []string {
+	var out []string
+	last := 0
+	for _, loc := range sentenceEndRe.FindAllStringIndex(txt, -1) {
+		end := loc[0]
+		if txt[loc[0]] != '\n' {
+			end++ // keep the punctuation
+		}
+		if s := strings.TrimSpace(txt[last:end]); s != "" {
+			out = append(out, s)
+		}
+		last = loc[1]
+	}
+	if s := strings.TrimSpace(txt[last:]); s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+// splitList splits a "\n"-joined metadata list.
+func splitList(s string) []string {
+	if s == "" {
+		return nil
+	}
+	parts := strings.Split(s, "\n")
+	out := parts[:0]
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// finish reverses the new items to most recent first, appends prev's, and
+// deduplicates, cleans and caps every list.
+func (n *digestBuilder) finish(prev Digest) Digest {
+	d := n.d
+	merge := func(cur, old []string, max int) []string {
+		all := make([]string, 0, len(cur)+len(old))
+		for i := len(cur) - 1; i >= 0; i-- {
+			all = append(all, cur[i])
+		}
+		all = append(all, old...)
+		return dedupe(all, max)
+	}
+	d.FilesRead = merge(d.FilesRead, prev.FilesRead, maxDigestFiles)
+	d.FilesModified = merge(d.FilesModified, prev.FilesModified, maxDigestFiles)
+	d.Commands = merge(d.Commands, prev.Commands, maxDigestCommands)
+	d.Errors = merge(d.Errors, prev.Errors, maxDigestErrors)
+	d.Instructions = merge(d.Instructions, prev.Instructions, maxDigestInstructions)
+	d.Questions = merge(d.Questions, prev.Questions, maxDigestQuestions)
+	d.Entities = merge(d.Entities, prev.Entities, maxDigestEntities)
+	d.Previous = Redact(strings.ToValidUTF8(strings.TrimSpace(shorten(prev.Previous, maxDigestPrevious)), "\uFFFD"))
+	return d
+}
+
+// dedupe cleans (one line, redacted, capped), drops empties and repeats
+// (first wins), and keeps at most max items. It returns a new slice.
+func dedupe(in []string, max int) []string {
+	seen := make(map[string]bool, len(in))
+	out := make([]string, 0, min(len(in), max))
+	for _, s := range in {
+		if len(out) >= max {
+			break
+		}
+		s = cleanLine(Redact(cutBytes(s, 4*maxDigestItemBytes)), maxDigestItemBytes)
+		if s == "" || seen[s] {
+			continue
+		}
+		seen[s] = true
+		out = append(out, s)
+	}
+	return out
+}

@@ -1,0 +1,41 @@
+package extractors
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Fallback returns the generic extractor used for tools without an
+// extractor of their own. Its facts are the output size ("Output: 120 lines,
+// 4.1 KB"), the first and last non-blank lines (trimmed and shortened), and
+// the first line that looks like an error; its status is error when the
+// output looks like a failure (a traceback, "error:", "exit code 1", ...),
+// else success. It runs in one pass over the output and is safe for
+// concurrent use.
+func Fallback() Extractor { return Func(fallbackExtract) }
+
+func fallbackExtract(call Call, output string) ToolSummary {
+	s := ToolSummary{Tool: call.Name, Status: StatusSuccess, Metadata: map[string]string{}}
+	lines := countLines(output)
+	s.Metadata[MetaLines] = itoa(lines)
+	s.Metadata[MetaBytes] = itoa(len(output))
+	s.Metadata[MetaKind] = KindOther
+	if strings.TrimSpace(output) == "" {
+		s.KeyFacts = append(s.KeyFacts, "Output: empty")
+		return s
+	}
+	s.KeyFacts = append(s.KeyFacts, fmt.Sprintf("Output: %d lines, %s", lines, humanBytes(len(output))))
+	first, last := firstLine(output), lastLine(output)
+	if first != "" {
+		s.KeyFacts = append(s.KeyFacts, "First: "+shorten(first, 120))
+	}
+	if last != "" && last != first {
+		s.KeyFacts = append(s.KeyFacts, "Last: "+shorten(last, 120))
+	}
+	if e := errorSummary(output); e != "" {
+		s.Status = StatusError
+		s.Metadata[MetaError] = e
+		s.KeyFacts = append(s.KeyFacts, "Error: "+shorten(e, 160))
+	}
+	return s
+}

@@ -1,0 +1,52 @@
+package extractors
+
+// Metadata keys set by the built-in extractors. Values are strings; lists
+// (of paths) are joined with "\n". Extractors of your own may use any other
+// keys; the digest reads these.
+const (
+	// MetaKind is the kind of operation: one of the Kind* values.
+	MetaKind = "kind"
+	// MetaCommand is the shell command line (first line, shortened).
+	MetaCommand = "command"
+	// MetaExitCode is the exit status of a command, when known.
+	MetaExitCode = "exit_code"
+	// MetaFilesRead lists the files the call read ("\n"-joined).
+	MetaFilesRead = "files_read"
+	// MetaFilesModified lists the files the call created or changed ("\n"-joined).
+	MetaFilesModified = "files_modified"
+	// MetaError is the main error seen in the output, such as
+	// "ValueError at foo.py:12" or the first error line.
+	MetaError = "error"
+	// MetaLines is the output size in lines.
+	MetaLines = "lines"
+	// MetaBytes is the output size in bytes.
+	MetaBytes = "bytes"
+	// MetaPattern is the search pattern of a search.
+	MetaPattern = "pattern"
+)
+
+// Values of [MetaKind].
+const (
+	KindRead   = "read"
+	KindWrite  = "write"
+	KindSearch = "search"
+	KindExec   = "exec"
+	KindTest   = "test"
+	KindGit    = "git"
+	KindHTTP   = "http"
+	KindJSON   = "json"
+	KindSQL    = "sql"
+	KindOther  = "other"
+)
+
+// More metadata keys set by the built-in extractors.
+const (
+	// MetaExceptions lists the exceptions raised in the output
+	// ("\n"-joined), such as "ValueError at foo.py:12: bad value".
+	MetaExceptions = "exceptions"
+	// MetaDefines lists the top-level definitions of a file read
+	// ("\n"-joined).
+	MetaDefines = "defines"
+	// MetaPath is the primary file or directory of the call.
+	MetaPath = "path"
+)

@@ -1,0 +1,242 @@
+package extractors
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// countLines counts the lines of s: the number of "\n" plus one when the
+// last line is not terminated; 0 for "".
+func countLines(s string) int {
+	if s == "" {
+		return 0
+	}
+	n := strings.Count(s, "\n")
+	if !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
+}
+
+// firstLine returns the first non-blank line of s, trimmed. It looks at most
+// at the first 64 KiB of s.
+func firstLine(s string) string {
+	if len(s) > 64<<10 {
+		s = s[:64<<10]
+	}
+	for s != "" {
+		var line string
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			line, s = s[:i], s[i+1:]
+		} else {
+			line, s = s, ""
+		}
+		if t := strings.TrimSpace(line); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+// lastLine returns the last non-blank line of s, trimmed. It looks at most
+// at the last 64 KiB of s.
+func lastLine(s string) string {
+	if len(s) > 64<<10 {
+		s = s[len(s)-64<<10:]
+	}
+	for s != "" {
+		var line string
+		if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+			line, s = s[i+1:], s[:i]
+		} else {
+			line, s = s, ""
+		}
+		if t := strings.TrimSpace(line); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+// shorten returns s cut to at most n bytes at a rune boundary, with "…"
+// when cut.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return cutBytes(s, n-len("…")) + "…"
+}
+
+// humanBytes formats a byte count: "512 B", "4.1 KB", "2.3 MB".
+func humanBytes(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 1000*1000:
+		return fmt.Sprintf("%.1f KB", float64(n)/1000)
+	default:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	}
+}
+
+// eachLine calls fn for each line of s (without its "\n") with its 0-based
+// index, until fn returns false.
+func eachLine(s string, fn func(i int, line string) bool) {
+	for i := 0; s != ""; i++ {
+		var line string
+		if j := strings.IndexByte(s, '\n'); j >= 0 {
+			line, s = s[:j], s[j+1:]
+		} else {
+			line, s = s, ""
+		}
+		if !fn(i, line) {
+			return
+		}
+	}
+}
+
+var (
+	// excLineRe matches an exception line: "ValueError: msg",
+	// "django.core.exceptions.FieldError: msg", "E   KeyError: 'x'",
+	// "AssertionError", "panic: runtime error: ...".
+	excLineRe = regexp.MustCompile(`^(?:E\s+)?((?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(?:Error|Exception|Exit|Interrupt|Failure|Warning|Fault|DoesNotExist|NotFound|Invalid|Denied|Timeout|Abort|Iteration))(?::\s?(.*))?$`)
+	// pyFrameRe matches a Python traceback frame: File "x.py", line 12, in f.
+	pyFrameRe = regexp.MustCompile(`^\s*File "([^"]+)", line (\d+)`)
+	// goPanicRe matches a Go panic line.
+	goPanicRe = regexp.MustCompile(`^panic: (.*)`)
+	// goFrameRe matches a Go stack frame location: "\t/path/x.go:12 +0x1d".
+	goFrameRe = regexp.MustCompile(`^\s+(\S+\.go):(\d+)`)
+	// errLineRe matches lines that announce an error.
+	errLineRe = regexp.MustCompile(`(?i)^(?:\S+:\d+(?::\d+)?:\s*)?(?:error|fatal|fatal error|panic|E)(?:\[[^\]]*\])?[:!]\s|(?i)\b(?:command not found|no such file or directory|permission denied|segmentation fault|syntaxerror|cannot find|undefined:|not found$)`)
+)
+
+// excInfo is one exception seen in an output.
+type excInfo struct {
+	name, msg, file, line string
+}
+
+// String renders "ValueError at foo.py:12: message".
+func (e excInfo) String() string {
+	s := e.name
+	if e.file != "" {
+		s += " at " + e.file + ":" + e.line
+	}
+	if e.msg != "" {
+		s += ": " + shorten(strings.TrimSpace(e.msg), 100)
+	}
+	return s
+}
+
+// maxExceptions bounds the distinct exceptions reported per output.
+const maxExceptions = 6
+
+// scanErrors does one pass over s and returns the distinct exceptions it
+// raised (Python tracebacks, pytest "E" lines, Go panics; first occurrence
+// order, at most maxExceptions) and the first line that looks like an error.
+// Exception lines are only recognized at the start of a line, so source code
+// that mentions exception names ("raise ValueError(...)") does not count.
+func scanErrors(s string) (excs []excInfo, firstErr string) {
+	seen := map[string]bool{}
+	var lastFile, lastLineNo string
+	inTrace := false
+	eachLine(s, func(_ int, raw string) bool {
+		if len(raw) > 2000 {
+			raw = raw[:2000]
+		}
+		line := strings.TrimRight(raw, "\r ")
+		trim := strings.TrimSpace(line)
+		if trim == "" {
+			return true
+		}
+		if strings.HasPrefix(trim, "Traceback (most recent call last)") {
+			inTrace = true
+			lastFile, lastLineNo = "", ""
+			if firstErr == "" {
+				firstErr = trim
+			}
+			return true
+		}
+		if strings.HasPrefix(trim, "File \"") {
+			if m := pyFrameRe.FindStringSubmatch(line); m != nil {
+				lastFile, lastLineNo = m[1], m[2]
+			}
+			return true
+		}
+		if strings.HasPrefix(trim, "panic: ") {
+			if m := goPanicRe.FindStringSubmatch(trim); m != nil {
+				e := excInfo{name: "panic", msg: m[1]}
+				if !seen["panic"] && len(excs) < maxExceptions {
+					seen["panic"] = true
+					excs = append(excs, e)
+				}
+				if firstErr == "" {
+					firstErr = trim
+				}
+			}
+			return true
+		}
+		if hasExcWord(trim) && (line[0] != ' ' && line[0] != '\t' || strings.HasPrefix(trim, "E ")) {
+			if m := excLineRe.FindStringSubmatch(trim); m != nil {
+				name := m[1]
+				if !seen[name] && len(excs) < maxExceptions {
+					seen[name] = true
+					e := excInfo{name: name, msg: m[2]}
+					if inTrace {
+						e.file, e.line = shortPath(lastFile), lastLineNo
+					}
+					excs = append(excs, e)
+				}
+				inTrace = false
+				if firstErr == "" {
+					firstErr = trim
+				}
+				return true
+			}
+		}
+		if firstErr == "" && errLineRe.MatchString(trim) {
+			firstErr = trim
+		}
+		return true
+	})
+	return excs, firstErr
+}
+
+// hasExcWord is a cheap filter before excLineRe.
+func hasExcWord(s string) bool {
+	for _, w := range excWords {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+var excWords = []string{"Error", "Exception", "Exit", "Interrupt", "Failure", "Warning", "Fault", "DoesNotExist", "NotFound", "Invalid", "Denied", "Timeout", "Abort", "Iteration"}
+
+// shortPath trims long absolute paths to their last 3 elements.
+func shortPath(p string) string {
+	if strings.Count(p, "/") <= 3 {
+		return p
+	}
+	parts := strings.Split(p, "/")
+	return ".../" + strings.Join(parts[len(parts)-3:], "/")
+}
+
+// errorSummary returns the main error of an output: the first exception
+// with its location, else the first error-looking line; "" when none.
+func errorSummary(s string) string {
+	excs, first := scanErrors(s)
+	if len(excs) > 0 {
+		return excs[0].String()
+	}
+	return first
+}
+
+// detectStatus guesses the status of an output from its text alone.
+func detectStatus(s string) Status {
+	if errorSummary(s) != "" {
+		return StatusError
+	}
+	return StatusSuccess
+}
