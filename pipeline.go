@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/extractors"
 	"github.com/google/uuid"
 	"github.com/tmc/langchaingo/llms"
@@ -216,7 +217,9 @@ func (c *Compactor) newWork(msgs []llms.MessageContent) *work {
 	w := &work{c: c, msgs: msgs, ids: MessageIDs(msgs), last: -1,
 		unit: make([]int, n), dropped: make([]bool, n), view: make([]llms.MessageContent, n),
 		tokens: make([]int, n), status: map[int]bool{}}
-	w.base = c.counter.CountMessages(nil)
+	if n > 0 {
+		w.base = budget.ReplyPriming
+	}
 	for w.lead < n && msgs[w.lead].Role == llms.ChatMessageTypeSystem {
 		w.lead++
 	}
