@@ -9,14 +9,14 @@ type Kind int
 
 // The kinds of the priority table.
 const (
-	KindSystem      Kind = iota // leading system message(s): pinned, never dropped
-	KindLatestUser              // the most recent user message: pinned
-	KindTail                    // the preserved recent tail: pinned (stage 3 may shrink it)
-	KindUser                    // older user messages
-	KindAssistant               // assistant text without tool calls
-	KindToolError               // a tool round whose result reports an error
-	KindToolRound               // a tool round (call plus results)
-	KindOther                   // any other message (e.g. generic or function roles, later system messages)
+	KindSystem     Kind = iota // leading system message(s): pinned, never dropped
+	KindLatestUser             // the most recent user message: pinned
+	KindTail                   // the preserved recent tail: pinned (stage 3 may shrink it)
+	KindUser                   // older user messages
+	KindAssistant              // assistant text without tool calls
+	KindToolError              // a tool round whose result reports an error
+	KindToolRound              // a tool round (call plus results)
+	KindOther                  // any other message (e.g. generic or function roles, later system messages)
 	numKinds
 )
 

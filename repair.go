@@ -19,8 +19,8 @@ import (
 //     "[compact: no result was recorded for this call]" right after its
 //     block, because providers reject unanswered calls.
 const (
-	RepairNilPart     = "nil-part"
-	RepairOrphan      = "orphan-result"
+	RepairNilPart      = "nil-part"
+	RepairOrphan       = "orphan-result"
 	RepairDanglingCall = "dangling-call"
 )
 

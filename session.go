@@ -34,7 +34,7 @@ type sessionState struct {
 	// kept head and tail lengths in bytes of that part's text.
 	Cut map[string][3]int `json:"cut,omitempty"`
 	// LastCompactionLen is the input length at the last compaction (cooldown).
-	LastCompactionLen int `json:"lastCompactionLen"`
+	LastCompactionLen int   `json:"lastCompactionLen"`
 	Stats             Stats `json:"stats"`
 
 	dropped map[string]struct{}
