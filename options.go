@@ -39,6 +39,7 @@ type options struct {
 	summaryModels    []llms.Model
 	summarizer       Summarizer
 	abortOnFailure   bool
+	maskOnly         bool
 	registry         *extractors.Registry
 	counter          budget.Counter
 	observer         func(Event)
@@ -138,3 +139,8 @@ func WithObserver(fn func(Event)) Option { return func(o *options) { o.observer 
 
 // WithPriorities replaces the priority table of stage 2. Default [DefaultPriorities].
 func WithPriorities(p Priorities) Option { return func(o *options) { o.priorities = p } }
+
+// WithMaskOnly limits compaction to stage 1 (masking old tool outputs) as
+// long as the context fits the budget: nothing is dropped or summarized
+// unless masking alone cannot keep the budget (I1 always holds). Default false.
+func WithMaskOnly(on bool) Option { return func(o *options) { o.maskOnly = on } }

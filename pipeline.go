@@ -112,6 +112,7 @@ func (c *Compactor) runLocked(ctx context.Context, s *Session, in []llms.Message
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := &s.st
+	bud := st.effectiveBudget(c.budget)
 	msgs, repairs := repair(in)
 	w := c.newWork(msgs)
 	w.apply(st)
@@ -120,7 +121,7 @@ func (c *Compactor) runLocked(ctx context.Context, s *Session, in []llms.Message
 		inputTokens += c.counter.CountMessage(msgs[i])
 	}
 	tokens := w.total()
-	ratio := float64(tokens) / float64(c.budget)
+	ratio := float64(tokens) / float64(bud)
 	reason := force
 	if reason == "" {
 		since := len(msgs) - st.LastCompactionLen
@@ -134,14 +135,14 @@ func (c *Compactor) runLocked(ctx context.Context, s *Session, in []llms.Message
 	if reason == "" {
 		out := w.output()
 		st.updateStats(len(msgs), inputTokens, tokens)
-		return &Result{Messages: out, Tokens: tokens, InputTokens: inputTokens, Budget: c.budget, Repairs: repairs, Summary: st.latest()}, nil, nil
+		return &Result{Messages: out, Tokens: tokens, InputTokens: inputTokens, Budget: bud, Repairs: repairs, Summary: st.latest()}, nil, nil
 	}
 
-	target := int(c.o.reset * float64(c.budget))
+	target := int(c.o.reset * float64(bud))
 	if reason == ReasonOverflow {
-		target = int(c.o.reset / 2 * float64(c.budget))
+		target = int(c.o.reset / 2 * float64(bud))
 	}
-	ev := &Event{SessionID: st.ID, Reason: reason, Mode: ModeMask, TokensBefore: tokens, Budget: c.budget,
+	ev := &Event{SessionID: st.ID, Reason: reason, Mode: ModeMask, TokensBefore: tokens, Budget: bud,
 		RatioBefore: ratio, MessagesBefore: len(w.output()), Repairs: repairs}
 	ns := st.clone()
 
@@ -151,8 +152,8 @@ func (c *Compactor) runLocked(ctx context.Context, s *Session, in []llms.Message
 	tokens = w.total()
 
 	// Stage 2: drop by priority (and stage 3a: shrink the tail), then summarize once.
-	if tokens > target {
-		newDrops := w.selectDrops(target, tailStart, c.o.preserveFloor)
+	if tokens > target && (!c.o.maskOnly || tokens > bud) {
+		newDrops := w.selectDrops(target, bud, tailStart, c.o.preserveFloor)
 		if len(newDrops) > 0 {
 			rec, calls, sumErr := c.summarize(ctx, w, ns.latest(), newDrops)
 			ev.SummarizerCalls = calls
@@ -181,27 +182,27 @@ func (c *Compactor) runLocked(ctx context.Context, s *Session, in []llms.Message
 	}
 
 	// Stage 3b: cut the largest messages, head and tail, until the budget holds.
-	if tokens > c.budget {
-		n, ok := w.cut(&ns, c.budget)
+	if tokens > bud {
+		n, ok := w.cut(&ns, bud)
 		ev.Truncated = n
 		if n > 0 {
 			ev.Mode = ModeTruncate
 		}
 		tokens = w.total()
 		if !ok {
-			return nil, nil, fmt.Errorf("%w: %d tokens needed, budget %d", ErrBudgetTooSmall, tokens, c.budget)
+			return nil, nil, fmt.Errorf("%w: %d tokens needed, budget %d", ErrBudgetTooSmall, tokens, bud)
 		}
 	}
 
 	out := w.output()
-	if err := c.validate(w, out, tokens); err != nil {
+	if err := c.validate(w, out, tokens, bud); err != nil {
 		return nil, nil, err
 	}
 	ns.LastCompactionLen = len(msgs)
 	ns.Stats.Compactions++
 	ns.updateStats(len(msgs), inputTokens, tokens)
 	*st = ns
-	ev.TokensAfter, ev.RatioAfter, ev.MessagesAfter = tokens, float64(tokens)/float64(c.budget), len(out)
+	ev.TokensAfter, ev.RatioAfter, ev.MessagesAfter = tokens, float64(tokens)/float64(bud), len(out)
 	ev.Depth = 0
 	if l := st.latest(); l != nil {
 		ev.Depth = l.Depth
@@ -209,7 +210,7 @@ func (c *Compactor) runLocked(ctx context.Context, s *Session, in []llms.Message
 	ev.Duration = time.Since(start)
 	evc := *ev
 	return &Result{Messages: out, Compacted: true, Event: &evc, Tokens: tokens, InputTokens: inputTokens,
-		Budget: c.budget, Repairs: repairs, Summary: st.latest()}, ev, nil
+		Budget: bud, Repairs: repairs, Summary: st.latest()}, ev, nil
 }
 
 func (c *Compactor) newWork(msgs []llms.MessageContent) *work {
@@ -470,7 +471,7 @@ func isErrorMask(m llms.MessageContent) bool {
 // until the estimated total fits target; when the candidates run out while
 // over the budget it shrinks the tail down to floor messages. It returns the
 // indexes of the messages to drop, in order.
-func (w *work) selectDrops(target, tailStart, floor int) []int {
+func (w *work) selectDrops(target, bud, tailStart, floor int) []int {
 	c := w.c
 	estSummary := c.counter.Count(SummaryPreamble) + c.SummaryCap() + 8
 	need := w.total() - w.sumTok + estSummary - target
@@ -501,7 +502,7 @@ func (w *work) selectDrops(target, tailStart, floor int) []int {
 		}
 	}
 	pick(tailStart)
-	for p := c.o.preserveRecent - 1; need > 0 && need+target > c.budget && p >= floor; p-- {
+	for p := c.o.preserveRecent - 1; need > 0 && need+target > bud && p >= floor; p-- {
 		pick(w.tailStart(p))
 	}
 	var idx []int

@@ -34,8 +34,10 @@ type sessionState struct {
 	// kept head and tail lengths in bytes of that part's text.
 	Cut map[string][3]int `json:"cut,omitempty"`
 	// LastCompactionLen is the input length at the last compaction (cooldown).
-	LastCompactionLen int   `json:"lastCompactionLen"`
-	Stats             Stats `json:"stats"`
+	LastCompactionLen int `json:"lastCompactionLen"`
+	// Calibration is the provider's token count divided by ours (>= 1), see Calibrate.
+	Calibration float64 `json:"calibration,omitempty"`
+	Stats       Stats   `json:"stats"`
 
 	dropped map[string]struct{}
 }
@@ -188,4 +190,43 @@ func (st *sessionState) updateStats(total, original, active int) {
 	if original > 0 {
 		s.CompressionRatio = float64(active) / float64(original)
 	}
+}
+
+// MaxCalibration bounds the calibration factor of [Session.Calibrate].
+const MaxCalibration = 4.0
+
+// Calibrate records the provider-reported prompt tokens of a request whose
+// messages the engine counted as counted tokens. When the provider counts
+// more (a model without a public tokenizer, tool schemas the engine does not
+// see), later calls shrink the session's effective budget by that factor, as
+// an exponential moving average (weight 1/2), clamped to [1, MaxCalibration].
+// Counts that are not positive are ignored. Calibration never enlarges the
+// budget.
+func (s *Session) Calibrate(providerTokens, counted int) {
+	if providerTokens <= 0 || counted <= 0 {
+		return
+	}
+	r := float64(providerTokens) / float64(counted)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old := s.st.Calibration
+	if old < 1 {
+		old = 1
+	}
+	f := (old + r) / 2
+	s.st.Calibration = min(MaxCalibration, max(1, f))
+}
+
+// Calibration returns the session's calibration factor (1 when none).
+func (s *Session) Calibration() float64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return max(1, s.st.Calibration)
+}
+
+func (st *sessionState) effectiveBudget(b int) int {
+	if st.Calibration > 1 {
+		return max(1, int(float64(b)/st.Calibration))
+	}
+	return b
 }

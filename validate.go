@@ -58,9 +58,9 @@ func CheckToolPairs(msgs []llms.MessageContent) error {
 // validate is the final pass over an output: budget (I1), pairs (I2), the
 // leading system messages first and verbatim (I3), the latest user message
 // present (I4).
-func (c *Compactor) validate(w *work, out []llms.MessageContent, tokens int) error {
-	if got := c.counter.CountMessages(out); got != tokens || tokens > c.budget {
-		return fmt.Errorf("%w: I1: %d tokens (tracked %d), budget %d", ErrInvariant, got, tokens, c.budget)
+func (c *Compactor) validate(w *work, out []llms.MessageContent, tokens, bud int) error {
+	if got := c.counter.CountMessages(out); got != tokens || tokens > bud {
+		return fmt.Errorf("%w: I1: %d tokens (tracked %d), budget %d", ErrInvariant, got, tokens, bud)
 	}
 	if err := CheckToolPairs(out); err != nil {
 		return fmt.Errorf("%w: I2: %w", ErrInvariant, err)
