@@ -225,7 +225,7 @@ func (c *Compactor) newWork(msgs []llms.MessageContent) *work {
 		w.lead++
 	}
 	for i := n - 1; i >= w.lead; i-- {
-		if msgs[i].Role == llms.ChatMessageTypeHuman {
+		if msgs[i].Role == llms.ChatMessageTypeHuman && !isOrphanText(msgs[i]) {
 			w.last = i
 			break
 		}

@@ -2,6 +2,7 @@ package compact
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/tmc/langchaingo/llms"
 )
@@ -27,6 +28,8 @@ const (
 // NoResultContent is the content of the synthetic result added for a tool call without one.
 const NoResultContent = "[compact: no result was recorded for this call]"
 
+const orphanPrefix = "[compact: tool result of "
+
 type pendingCall struct {
 	id, name string
 	answered bool
@@ -34,7 +37,8 @@ type pendingCall struct {
 
 // repair returns a repaired copy of msgs (new Parts slices; part values are
 // shared, they are immutable) and the repairs applied. When nothing needed
-// repair, the returned slice is still a new slice.
+// repair, the returned slice is still a new slice. Messages the repair made
+// (orphans turned into user messages) have the prefix orphanPrefix.
 func repair(msgs []llms.MessageContent) ([]llms.MessageContent, []string) {
 	out := make([]llms.MessageContent, 0, len(msgs))
 	var repairs []string
@@ -80,7 +84,7 @@ func repair(msgs []llms.MessageContent) ([]llms.MessageContent, []string) {
 				orphans = append(orphans, llms.MessageContent{
 					Role: llms.ChatMessageTypeHuman,
 					Parts: []llms.ContentPart{llms.TextPart(fmt.Sprintf(
-						"[compact: tool result of %s (call %q) without a matching call]\n%s", nameOr(r.Name), r.ToolCallID, r.Content))},
+						orphanPrefix+"%s (call %q) without a matching call]\n%s", nameOr(r.Name), r.ToolCallID, r.Content))},
 				})
 			}
 			if len(kept) > 0 || len(parts) == 0 {
@@ -104,6 +108,15 @@ func repair(msgs []llms.MessageContent) ([]llms.MessageContent, []string) {
 	}
 	flush()
 	return out, repairs
+}
+
+// isOrphanText reports whether m is a user message made by repair from an orphaned tool result.
+func isOrphanText(m llms.MessageContent) bool {
+	if m.Role != llms.ChatMessageTypeHuman || len(m.Parts) != 1 {
+		return false
+	}
+	t, ok := m.Parts[0].(llms.TextContent)
+	return ok && strings.HasPrefix(t.Text, orphanPrefix)
 }
 
 func findPending(p []pendingCall, id string) int {

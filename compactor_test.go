@@ -1,0 +1,273 @@
+package compact
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tmc/langchaingo/llms"
+)
+
+func TestNewValidatesOptions(t *testing.T) {
+	tests := []struct {
+		name   string
+		opts   []Option
+		option string // the option the error must name; "" = valid
+	}{
+		{"defaults", nil, ""},
+		{"reset equal trigger", []Option{WithTrigger(0.8, 0.8)}, "WithTrigger"},
+		{"reset above trigger", []Option{WithTrigger(0.7, 0.8)}, "WithTrigger"},
+		{"trigger above one", []Option{WithTrigger(1.2, 0.7)}, "WithTrigger"},
+		{"NaN trigger", []Option{WithTrigger(math.NaN(), 0.5)}, "WithTrigger"},
+		{"zero reset", []Option{WithTrigger(0.8, 0)}, "WithTrigger"},
+		{"reserved equals window", []Option{WithContextWindow(1000), WithReservedOutput(1000)}, "WithReservedOutput"},
+		{"negative reserved", []Option{WithReservedOutput(-1)}, "WithReservedOutput"},
+		{"negative window", []Option{WithContextWindow(-5)}, "WithContextWindow"},
+		{"unknown model without window", []Option{WithModel("my-private-model")}, "WithModel"},
+		{"unknown model with window", []Option{WithModel("my-private-model"), WithContextWindow(32000)}, ""},
+		{"empty model", []Option{WithModel("")}, "WithModel"},
+		{"emergency below trigger", []Option{WithEmergencyRatio(0.5)}, "WithEmergencyRatio"},
+		{"negative preserve", []Option{WithPreserveRecent(-1)}, "WithPreserveRecent"},
+		{"negative cooldown", []Option{WithCooldown(-1)}, "WithCooldown"},
+		{"negative min messages", []Option{WithMinMessages(-3)}, "WithMinMessages"},
+		{"zero depth", []Option{WithMaxChainDepth(0)}, "WithMaxChainDepth"},
+		{"zero summary tokens", []Option{WithMaxSummaryTokens(0)}, "WithMaxSummaryTokens"},
+		{"zero input cap", []Option{WithSummaryInputCap(0)}, "WithSummaryInputCap"},
+		{"nil summarizer model", []Option{WithSummarizer(nil)}, "WithSummarizer"},
+		{"nil option ignored", []Option{nil}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := New(tt.opts...)
+			if tt.option == "" {
+				require.NoError(t, err)
+				require.NotNil(t, c)
+				return
+			}
+			require.ErrorIs(t, err, ErrInvalidOption)
+			assert.Contains(t, err.Error(), tt.option)
+		})
+	}
+}
+
+func TestDefaults(t *testing.T) {
+	c, err := New()
+	require.NoError(t, err)
+	assert.Equal(t, 128_000, c.Window())
+	assert.Equal(t, 128_000-4_096, c.Budget())
+	assert.Equal(t, 500, c.SummaryCap())
+	small, err := New(WithContextWindow(2_000))
+	require.NoError(t, err)
+	assert.Equal(t, 1_500, small.Budget(), "reserved output defaults to a quarter of small windows")
+	assert.Equal(t, 150, small.SummaryCap(), "summary cap is 10% of the budget")
+}
+
+// conversation returns a system prompt, a task and rounds of tool calls
+// whose outputs are about size tokens each.
+func conversation(rounds, size int) []llms.MessageContent {
+	msgs := []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeSystem, "You are a careful coding agent."),
+		llms.TextParts(llms.ChatMessageTypeHuman, "Fix the failing test in pkg/server. Remember: never edit go.mod."),
+	}
+	for i := 0; i < rounds; i++ {
+		id := "call_" + strings.Repeat("x", 1) + string(rune('a'+i%26)) + strings.Repeat("0", i/26)
+		msgs = append(msgs,
+			llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{
+				llms.TextPart("Let me look at file " + id),
+				llms.ToolCall{ID: id, Type: "function", FunctionCall: &llms.FunctionCall{Name: "bash", Arguments: `{"command":"cat pkg/server/file` + id + `.go"}`}},
+			}},
+			llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{
+				llms.ToolCallResponse{ToolCallID: id, Name: "bash", Content: "package server\n" + strings.Repeat("func handler() { return nil }\n", size/8)},
+			}},
+		)
+	}
+	return msgs
+}
+
+func TestTriggerPolicy(t *testing.T) {
+	ctx := context.Background()
+	c, err := New(WithContextWindow(10_000), WithReservedOutput(1_000))
+	require.NoError(t, err)
+
+	t.Run("below trigger: untouched", func(t *testing.T) {
+		s := NewSession("a")
+		msgs := conversation(3, 200)
+		res, err := c.Compact(ctx, s, msgs)
+		require.NoError(t, err)
+		assert.False(t, res.Compacted)
+		assert.Nil(t, res.Event)
+		assert.Len(t, res.Messages, len(msgs))
+		assert.Equal(t, res.InputTokens, res.Tokens)
+	})
+
+	t.Run("min messages: not compacted below emergency", func(t *testing.T) {
+		s := NewSession("b")
+		msgs := conversation(4, 2_100) // 10 messages, ~85% of the budget
+		res, err := c.Compact(ctx, s, msgs)
+		require.NoError(t, err)
+		ratio := float64(res.InputTokens) / float64(c.Budget())
+		require.Greater(t, ratio, 0.8)
+		require.Less(t, ratio, 1.0)
+		assert.False(t, res.Compacted)
+	})
+
+	t.Run("emergency: compacts despite min messages", func(t *testing.T) {
+		s := NewSession("c")
+		msgs := conversation(5, 2_000)
+		res, err := c.Compact(ctx, s, msgs)
+		require.NoError(t, err)
+		require.True(t, res.Compacted)
+		assert.Equal(t, ReasonEmergency, res.Event.Reason)
+		assert.LessOrEqual(t, res.Tokens, c.Budget())
+	})
+
+	t.Run("hysteresis and cooldown: one burst triggers once", func(t *testing.T) {
+		s := NewSession("d")
+		msgs := conversation(40, 250)
+		compactions := 0
+		var reasons []string
+		for i := 3; i <= len(msgs); i++ {
+			if msgs[i-1].Role == llms.ChatMessageTypeAI {
+				continue
+			}
+			res, err := c.Compact(ctx, s, msgs[:i])
+			require.NoError(t, err)
+			require.NoError(t, checkOutput(c, msgs[:i], res))
+			if res.Compacted {
+				compactions++
+				reasons = append(reasons, res.Event.Reason)
+				assert.LessOrEqual(t, res.Event.RatioAfter, 0.70+0.01, "aims for the reset ratio")
+			}
+		}
+		// 40 rounds of ~250 tokens is ~11k tokens: more than the 9k budget once.
+		assert.GreaterOrEqual(t, compactions, 1)
+		assert.LessOrEqual(t, compactions, 3, "reasons %v", reasons)
+	})
+}
+
+func TestCompactKeepsTaskAndSystem(t *testing.T) {
+	c, err := New(WithContextWindow(4_000), WithReservedOutput(500))
+	require.NoError(t, err)
+	msgs := append(conversation(30, 300), llms.TextParts(llms.ChatMessageTypeHuman, "Please continue."))
+	s := NewSession("t")
+	res, err := c.Compact(context.Background(), s, msgs)
+	require.NoError(t, err)
+	require.True(t, res.Compacted)
+	require.NoError(t, checkOutput(c, msgs, res))
+	assert.Equal(t, msgs[0], res.Messages[0], "I3")
+	assert.Contains(t, textOf(res.Messages[1]), SummaryPreamble, "summary right after the system prompt")
+	assert.Equal(t, llms.ChatMessageTypeHuman, res.Messages[1].Role, "the summary is never a system message")
+	assert.Equal(t, "Please continue.", textOf(res.Messages[len(res.Messages)-1]), "I4: the latest user message is kept verbatim")
+	all := ""
+	for _, m := range res.Messages {
+		all += textOf(m)
+	}
+	assert.Contains(t, all, "never edit go.mod", "the user's earlier instruction survives, verbatim or in the summary")
+	sum := s.Latest()
+	require.NotNil(t, sum)
+	assert.Equal(t, 1, sum.Depth)
+	assert.NotEmpty(t, sum.ID)
+	assert.NotEmpty(t, sum.OriginalMessageIDs)
+}
+
+func TestChainDepthAndParents(t *testing.T) {
+	c, err := New(WithContextWindow(3_000), WithReservedOutput(300), WithCooldown(0), WithMinMessages(0), WithMaxChainDepth(2))
+	require.NoError(t, err)
+	s := NewSession("chain")
+	msgs := conversation(60, 120)
+	for i := 3; i <= len(msgs); i += 2 {
+		_, err := c.Compact(context.Background(), s, msgs[:i])
+		require.NoError(t, err)
+	}
+	chain := s.Summaries()
+	require.GreaterOrEqual(t, len(chain), 3)
+	for i, r := range chain {
+		assert.LessOrEqual(t, r.Depth, 2, "depth capped")
+		if i == 0 {
+			assert.Empty(t, r.ParentID)
+			assert.Equal(t, 1, r.Depth)
+		} else {
+			assert.Equal(t, chain[i-1].ID, r.ParentID)
+		}
+	}
+}
+
+func TestSessionJSONRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	c, err := New(WithContextWindow(4_000), WithReservedOutput(500))
+	require.NoError(t, err)
+	msgs := conversation(30, 300)
+	s := NewSession("persist")
+	first, err := c.Compact(ctx, s, msgs)
+	require.NoError(t, err)
+	b, err := json.Marshal(s)
+	require.NoError(t, err)
+	restored := NewSession("")
+	require.NoError(t, json.Unmarshal(b, restored))
+	assert.Equal(t, "persist", restored.ID())
+	assert.Equal(t, s.Summaries(), restored.Summaries())
+	// The restored session yields the same context, without compacting again.
+	more := append(append([]llms.MessageContent(nil), msgs...), llms.TextParts(llms.ChatMessageTypeHuman, "ok"))
+	a, err := c.Compact(ctx, s, more)
+	require.NoError(t, err)
+	r, err := c.Compact(ctx, restored, more)
+	require.NoError(t, err)
+	assert.False(t, r.Compacted)
+	assert.Equal(t, a.Messages, r.Messages)
+	assert.Equal(t, first.Messages, r.Messages[:len(first.Messages)], "I7 across persistence")
+
+	require.Error(t, restored.UnmarshalJSON([]byte(`{"version": 99}`)))
+	require.Error(t, restored.UnmarshalJSON([]byte(`not json`)))
+}
+
+func TestSummarizerFallbackAndAbort(t *testing.T) {
+	ctx := context.Background()
+	failing := SummarizerFunc(func(ctx context.Context, req SummarizeRequest) (SummaryRecord, error) {
+		return SummaryRecord{}, errors.New("model unavailable")
+	})
+	var events []Event
+	c, err := New(WithContextWindow(4_000), WithReservedOutput(500), WithCustomSummarizer(failing),
+		WithObserver(func(e Event) { events = append(events, e) }))
+	require.NoError(t, err)
+	msgs := conversation(30, 300)
+	s := NewSession("f")
+	res, err := c.Compact(ctx, s, msgs)
+	require.NoError(t, err)
+	require.True(t, res.Compacted)
+	assert.Equal(t, ModeFallback, res.Event.Mode)
+	assert.ErrorContains(t, res.Event.Err, "model unavailable")
+	require.Len(t, events, 1)
+	assert.Equal(t, 1, s.Stats().Fallbacks)
+	require.NoError(t, checkOutput(c, msgs, res))
+
+	abort, err := New(WithContextWindow(4_000), WithReservedOutput(500), WithCustomSummarizer(failing), WithAbortOnFailure(true))
+	require.NoError(t, err)
+	s2 := NewSession("g")
+	_, err = abort.Compact(ctx, s2, msgs)
+	require.ErrorIs(t, err, ErrSummarizer)
+	assert.Nil(t, s2.Latest(), "the session is unchanged on error")
+
+	oversized := SummarizerFunc(func(ctx context.Context, req SummarizeRequest) (SummaryRecord, error) {
+		return SummaryRecord{Summary: strings.Repeat("too long ", 5_000)}, nil
+	})
+	c3, err := New(WithContextWindow(4_000), WithReservedOutput(500), WithCustomSummarizer(oversized))
+	require.NoError(t, err)
+	res, err = c3.Compact(ctx, NewSession("h"), msgs)
+	require.NoError(t, err)
+	assert.Equal(t, ModeFallback, res.Event.Mode, "an oversized summary is never inserted")
+	require.NoError(t, checkOutput(c3, msgs, res))
+}
+
+func TestContextCancelled(t *testing.T) {
+	c, err := New()
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = c.Compact(ctx, NewSession(""), conversation(2, 10))
+	require.ErrorIs(t, err, context.Canceled)
+}
