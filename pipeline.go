@@ -114,11 +114,12 @@ func (c *Compactor) runLocked(ctx context.Context, s *Session, in []llms.Message
 	st := &s.st
 	bud := st.effectiveBudget(c.budget)
 	msgs, repairs := repair(in)
-	w := c.newWork(msgs)
+	ids, inTok := c.prepare(&s.memo, msgs)
+	w := c.newWork(msgs, ids, inTok)
 	w.apply(st)
 	inputTokens := w.base
-	for i := range msgs {
-		inputTokens += c.counter.CountMessage(msgs[i])
+	for _, t := range inTok {
+		inputTokens += t
 	}
 	tokens := w.total()
 	ratio := float64(tokens) / float64(bud)
@@ -213,11 +214,12 @@ func (c *Compactor) runLocked(ctx context.Context, s *Session, in []llms.Message
 		Budget: bud, Repairs: repairs, Summary: st.latest()}, ev, nil
 }
 
-func (c *Compactor) newWork(msgs []llms.MessageContent) *work {
+func (c *Compactor) newWork(msgs []llms.MessageContent, ids []string, inTok []int) *work {
 	n := len(msgs)
-	w := &work{c: c, msgs: msgs, ids: MessageIDs(msgs), last: -1,
+	w := &work{c: c, msgs: msgs, ids: ids, last: -1,
 		unit: make([]int, n), dropped: make([]bool, n), view: make([]llms.MessageContent, n),
 		tokens: make([]int, n), status: map[int]bool{}}
+	copy(w.tokens, inTok)
 	if n > 0 {
 		w.base = budget.ReplyPriming
 	}
@@ -282,19 +284,25 @@ func (w *work) apply(st *sessionState) {
 			}
 		}
 	}
-	for i, id := range w.ids {
-		if m, ok := st.Masked[id]; ok && !w.dropped[i] {
-			w.view[i] = applyMask(w.msgs[i], m)
-		}
-		if cut, ok := st.Cut[id]; ok && !w.dropped[i] {
-			w.view[i] = applyCut(w.view[i], cut)
+	if len(st.Masked) > 0 || len(st.Cut) > 0 {
+		for i, id := range w.ids {
+			if w.dropped[i] {
+				continue
+			}
+			changed := false
+			if m, ok := st.Masked[id]; ok {
+				w.view[i], changed = applyMask(w.msgs[i], m), true
+			}
+			if cut, ok := st.Cut[id]; ok {
+				w.view[i], changed = applyCut(w.view[i], cut), true
+			}
+			if changed {
+				w.tokens[i] = w.c.counter.CountMessage(w.view[i])
+			}
 		}
 	}
 	if l := st.latest(); l != nil {
 		w.setSummary(*l)
-	}
-	for i := range w.view {
-		w.tokens[i] = w.c.counter.CountMessage(w.view[i])
 	}
 }
 
@@ -314,17 +322,34 @@ func (w *work) total() int {
 	return t
 }
 
+// output returns the view as a new slice; all Parts slices are new and
+// share one backing array.
 func (w *work) output() []llms.MessageContent {
-	out := make([]llms.MessageContent, 0, len(w.view)+1)
-	for i := 0; i < w.lead; i++ {
-		out = append(out, cloneMsg(w.view[i]))
+	nparts := 0
+	for i := range w.view {
+		if !w.dropped[i] {
+			nparts += len(w.view[i].Parts)
+		}
 	}
 	if w.summary != nil {
-		out = append(out, cloneMsg(*w.summary))
+		nparts += len(w.summary.Parts)
+	}
+	parts := make([]llms.ContentPart, 0, nparts)
+	out := make([]llms.MessageContent, 0, len(w.view)+1)
+	add := func(m llms.MessageContent) {
+		start := len(parts)
+		parts = append(parts, m.Parts...)
+		out = append(out, llms.MessageContent{Role: m.Role, Parts: parts[start:len(parts):len(parts)]})
+	}
+	for i := 0; i < w.lead; i++ {
+		add(w.view[i])
+	}
+	if w.summary != nil {
+		add(*w.summary)
 	}
 	for i := w.lead; i < len(w.view); i++ {
 		if !w.dropped[i] {
-			out = append(out, cloneMsg(w.view[i]))
+			add(w.view[i])
 		}
 	}
 	return out
@@ -396,20 +421,25 @@ func (w *work) mask(ns *sessionState, tailStart int) int {
 			if sum.Status == extractors.StatusError {
 				w.status[i] = true
 			}
-			f := extractors.Format(sum)
-			if w.c.counter.Count(f) < w.c.counter.Count(r.Content) {
+			// Parts are compared by bytes, the message by tokens (the
+			// original's count is cached; the output is not tokenized again).
+			if f := extractors.Format(sum); len(f) < len(r.Content) {
 				masks[k], changed = f, true
 			}
 		}
 		if !changed {
 			continue
 		}
+		masked := applyMask(m, masks)
+		tok := w.c.counter.CountMessage(masked)
+		if tok >= w.tokens[i] {
+			continue
+		}
 		if ns.Masked == nil {
 			ns.Masked = map[string][]string{}
 		}
 		ns.Masked[w.ids[i]] = masks
-		w.view[i] = applyMask(m, masks)
-		w.tokens[i] = w.c.counter.CountMessage(w.view[i])
+		w.view[i], w.tokens[i] = masked, tok
 		n++
 	}
 	return n

@@ -35,9 +35,9 @@ type pendingCall struct {
 	answered bool
 }
 
-// repair returns a repaired copy of msgs (new Parts slices; part values are
-// shared, they are immutable) and the repairs applied. When nothing needed
-// repair, the returned slice is still a new slice. Messages the repair made
+// repair returns a repaired copy of msgs and the repairs applied. The
+// returned slice is new; a message's Parts slice is shared with the input
+// when no repair touched it (the engine never writes to it). Messages the repair made
 // (orphans turned into user messages) have the prefix orphanPrefix.
 func repair(msgs []llms.MessageContent) ([]llms.MessageContent, []string) {
 	out := make([]llms.MessageContent, 0, len(msgs))
@@ -59,13 +59,23 @@ func repair(msgs []llms.MessageContent) ([]llms.MessageContent, []string) {
 		pending, orphans = nil, nil
 	}
 	for _, m := range msgs {
-		parts := make([]llms.ContentPart, 0, len(m.Parts))
+		// Parts slices are shared with the input unless a repair changes
+		// them; the engine never writes to them.
+		parts := m.Parts
 		for _, p := range m.Parts {
 			if p == nil {
-				repairs = append(repairs, RepairNilPart)
-				continue
+				parts = nil
+				break
 			}
-			parts = append(parts, p)
+		}
+		if parts == nil && len(m.Parts) > 0 {
+			for _, p := range m.Parts {
+				if p == nil {
+					repairs = append(repairs, RepairNilPart)
+					continue
+				}
+				parts = append(parts, p)
+			}
 		}
 		if m.Role == llms.ChatMessageTypeTool {
 			kept := parts[:0:0]
@@ -86,6 +96,9 @@ func repair(msgs []llms.MessageContent) ([]llms.MessageContent, []string) {
 					Parts: []llms.ContentPart{llms.TextPart(fmt.Sprintf(
 						orphanPrefix+"%s (call %q) without a matching call]\n%s", nameOr(r.Name), r.ToolCallID, r.Content))},
 				})
+			}
+			if len(kept) == len(parts) {
+				kept = parts
 			}
 			if len(kept) > 0 || len(parts) == 0 {
 				out = append(out, llms.MessageContent{Role: m.Role, Parts: kept})

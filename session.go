@@ -16,8 +16,9 @@ const SessionVersion = 1
 // round-trips through encoding/json (MarshalJSON, UnmarshalJSON), so it can
 // be persisted and restored in another process.
 type Session struct {
-	mu sync.Mutex
-	st sessionState
+	mu   sync.Mutex
+	st   sessionState
+	memo memo
 }
 
 type sessionState struct {
@@ -120,6 +121,7 @@ func (s *Session) UnmarshalJSON(b []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.st = st
+	s.memo = memo{}
 	return nil
 }
 
