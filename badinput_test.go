@@ -41,7 +41,10 @@ func TestBadInput(t *testing.T) {
 			check: func(t *testing.T, res *Result) { assert.Len(t, res.Messages[1].Parts, 1) }},
 		{name: "message without parts", msgs: []llms.MessageContent{sys, {Role: llms.ChatMessageTypeAI}, task}},
 		{name: "unknown part type passes through", msgs: []llms.MessageContent{sys, {Role: llms.ChatMessageTypeHuman, Parts: []llms.ContentPart{weirdPart{X: 7}}}},
-			check: func(t *testing.T, res *Result) { assert.Equal(t, weirdPart{X: 7}, res.Messages[1].Parts[0]); assert.Greater(t, res.Tokens, 0) }},
+			check: func(t *testing.T, res *Result) {
+				assert.Equal(t, weirdPart{X: 7}, res.Messages[1].Parts[0])
+				assert.Greater(t, res.Tokens, 0)
+			}},
 		{name: "invalid UTF-8", msgs: []llms.MessageContent{sys, llms.TextParts(llms.ChatMessageTypeHuman, "\xff\xfe bad \xc3")}},
 		{name: "orphan tool result", msgs: []llms.MessageContent{sys, task, result("ghost", "output nobody asked for")}, repairs: RepairOrphan,
 			check: func(t *testing.T, res *Result) {

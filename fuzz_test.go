@@ -109,7 +109,9 @@ func runProperty(t *testing.T, seed int64, window, n int) {
 		in := msgs[:i]
 		before := deepCopy(in)
 		res, err := c.Compact(context.Background(), s, in)
-		if !slices.EqualFunc(before, in, func(a, b llms.MessageContent) bool { return messageHash(a) == messageHash(b) && len(a.Parts) == len(b.Parts) }) {
+		if !slices.EqualFunc(before, in, func(a, b llms.MessageContent) bool {
+			return messageHash(a) == messageHash(b) && len(a.Parts) == len(b.Parts)
+		}) {
 			t.Fatalf("seed %d call %d: I5: input mutated", seed, i)
 		}
 		if err != nil {

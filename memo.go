@@ -94,4 +94,3 @@ func samePart(a, b llms.ContentPart) bool {
 	// panic on uncomparable dynamic types.
 	return messageHash(llms.MessageContent{Parts: []llms.ContentPart{a}}) == messageHash(llms.MessageContent{Parts: []llms.ContentPart{b}})
 }
-

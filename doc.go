@@ -1,0 +1,43 @@
+// Package compact keeps the context of long-running langchaingo agents
+// within the model's window without forgetting what matters.
+//
+// A [Compactor] runs the compaction pipeline over the whole message list of
+// one conversation, whose state lives in a [Session]:
+//
+//  1. Count: tokens per message with a real tokenizer (package budget),
+//     cached by content, incremental across calls.
+//  2. Decide: the ratio is tokens / (window - reserved output). Below the
+//     trigger ratio (0.80) nothing changes; at or above it the session
+//     compacts, unless fewer than minMessages (12) messages exist or the
+//     cooldown (4 messages since the last compaction) has not passed; at or
+//     above the emergency ratio (1.0) it always compacts. A compaction aims
+//     for the reset ratio (0.70), so one long burst triggers once.
+//  3. Stage 1, mask: old tool outputs outside the preserved tail are replaced
+//     by their extractor summary (package extractors), one line of key facts.
+//  4. Stage 2, trim and summarize: units (a message, or a tool call with all
+//     its results) are dropped by priority, lowest first, oldest first (see
+//     [DefaultPriorities]); the dropped messages are summarized (an LLM
+//     summarizer when configured, the rule-based digest otherwise or on any
+//     failure), folding in the previous summary; one summary message is
+//     inserted after the system prompt, with the user role and framed as
+//     data ([SummaryPreamble]).
+//  5. Stage 3, last resort: shrink the preserved tail down to 2 messages,
+//     then cut the largest messages head and tail with a visible marker.
+//     Only if the system prompt and the latest user message alone cannot fit
+//     does Compact return [ErrBudgetTooSmall].
+//  6. Emit an [Event].
+//
+// The output always satisfies the invariants of the design: it fits the
+// budget (I1), tool calls and results stay paired (I2), the leading system
+// messages are kept first and verbatim (I3), the latest user message and the
+// recent tail are kept verbatim unless stage 3 had to cut them, visibly
+// (I4), the caller's slice is never mutated and no original is lost (I5),
+// the summarizer's input, output and chain depth are capped (I6), and
+// between compactions the output is the previous output plus the newly
+// appended messages, so provider prompt caches keep hitting (I7).
+//
+// Most users do not call Compact directly: they wrap their model with
+// package middleware, which compacts every GenerateContent call including
+// the tool loop inside one agent run, or swap in package memory, a
+// schema.Memory drop-in. Both take a *Compactor.
+package compact

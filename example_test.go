@@ -1,0 +1,81 @@
+package compact_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/agentcompact/compact"
+	"github.com/tmc/langchaingo/llms"
+)
+
+func Example() {
+	c, err := compact.New(
+		compact.WithModel("gpt-4o"),
+		compact.WithContextWindow(4_000), // small, to show a compaction
+		compact.WithReservedOutput(500),
+		compact.WithTrigger(0.80, 0.70),
+		compact.WithPreserveRecent(4),
+	)
+	if err != nil {
+		panic(err)
+	}
+	msgs := []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeSystem, "You are a coding agent."),
+		llms.TextParts(llms.ChatMessageTypeHuman, "Find why the server test fails."),
+	}
+	for i := 0; i < 12; i++ {
+		id := fmt.Sprintf("call_%d", i)
+		msgs = append(msgs,
+			llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{llms.ToolCall{
+				ID: id, Type: "function", FunctionCall: &llms.FunctionCall{Name: "read_file", Arguments: fmt.Sprintf(`{"path":"server/f%d.go"}`, i)}}}},
+			llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{
+				ToolCallID: id, Name: "read_file", Content: "package server\n" + strings.Repeat("func Serve() error { return nil }\n", 40)}}},
+		)
+	}
+	session := compact.NewSession("conversation-42")
+	res, err := c.Compact(context.Background(), session, msgs)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("compacted:", res.Compacted, "reason:", res.Event.Reason)
+	fmt.Println("within budget:", res.Tokens <= c.Budget())
+	fmt.Println("pairs valid:", compact.CheckToolPairs(res.Messages) == nil)
+	fmt.Println("fewer messages:", len(res.Messages) < len(msgs))
+	// Output:
+	// compacted: true reason: emergency
+	// within budget: true
+	// pairs valid: true
+	// fewer messages: true
+}
+
+func ExampleSession_MarshalJSON() {
+	c, _ := compact.New(compact.WithContextWindow(32_000))
+	s := compact.NewSession("conversation-42")
+	msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "hello")}
+	if _, err := c.Compact(context.Background(), s, msgs); err != nil {
+		panic(err)
+	}
+	b, _ := s.MarshalJSON() // persist b anywhere; restore with UnmarshalJSON
+	restored := compact.NewSession("")
+	if err := restored.UnmarshalJSON(b); err != nil {
+		panic(err)
+	}
+	fmt.Println(restored.ID())
+	// Output: conversation-42
+}
+
+func ExampleWithObserver() {
+	c, _ := compact.New(
+		compact.WithContextWindow(2_000),
+		compact.WithObserver(func(e compact.Event) {
+			fmt.Printf("%s compaction: %d -> %d tokens (budget %d)\n", e.Reason, e.TokensBefore, e.TokensAfter, e.Budget)
+		}),
+	)
+	msgs := []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeSystem, "You are terse."),
+		llms.TextParts(llms.ChatMessageTypeHuman, strings.Repeat("a long question ", 600)),
+	}
+	_, _ = c.Compact(context.Background(), compact.NewSession(""), msgs)
+	// Output: emergency compaction: 1816 -> 1495 tokens (budget 1500)
+}
