@@ -41,12 +41,12 @@ func Example() {
 	fmt.Println("compacted:", res.Compacted, "reason:", res.Event.Reason)
 	fmt.Println("within budget:", res.Tokens <= c.Budget())
 	fmt.Println("pairs valid:", compact.CheckToolPairs(res.Messages) == nil)
-	fmt.Println("fewer messages:", len(res.Messages) < len(msgs))
+	fmt.Println("tokens reduced:", res.Tokens < res.InputTokens)
 	// Output:
 	// compacted: true reason: emergency
 	// within budget: true
 	// pairs valid: true
-	// fewer messages: true
+	// tokens reduced: true
 }
 
 func ExampleSession_MarshalJSON() {
