@@ -12,7 +12,7 @@ import (
 // output looks like a failure (a traceback, "error:", "exit code 1", ...),
 // else success. It runs in one pass over the output and is safe for
 // concurrent use.
-func Fallback() Extractor { return Func(fallbackExtract) }
+func Fallback() Extractor { return redacting(fallbackExtract) }
 
 func fallbackExtract(call Call, output string) ToolSummary {
 	s := ToolSummary{Tool: call.Name, Status: StatusSuccess, Metadata: map[string]string{}}

@@ -1,0 +1,97 @@
+package extractors
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// maxArgsBytes bounds the arguments string that is decoded.
+const maxArgsBytes = 1 << 20
+
+// callArgs are the decoded JSON arguments of a call. When the arguments are
+// not a JSON object, raw holds them as given (some agents pass a plain
+// string as the tool input).
+type callArgs struct {
+	m   map[string]any
+	raw string
+}
+
+// parseArgs decodes a call's arguments; it never fails.
+func parseArgs(s string) callArgs {
+	s = strings.TrimSpace(s)
+	if len(s) > maxArgsBytes {
+		return callArgs{raw: s[:maxArgsBytes]}
+	}
+	if strings.HasPrefix(s, "{") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(s), &m); err == nil {
+			return callArgs{m: m}
+		}
+	}
+	if strings.HasPrefix(s, `"`) {
+		var str string
+		if err := json.Unmarshal([]byte(s), &str); err == nil {
+			return callArgs{raw: str}
+		}
+	}
+	return callArgs{raw: s}
+}
+
+// str returns the first of keys that holds a string (or number), else "".
+func (a callArgs) str(keys ...string) string {
+	for _, k := range keys {
+		v, ok := a.m[k]
+		if !ok {
+			continue
+		}
+		switch x := v.(type) {
+		case string:
+			if x != "" {
+				return x
+			}
+		case float64:
+			return strconv.FormatFloat(x, 'f', -1, 64)
+		case bool:
+			return strconv.FormatBool(x)
+		case []any:
+			// A command given as an argv list.
+			parts := make([]string, 0, len(x))
+			for _, p := range x {
+				if s, ok := p.(string); ok {
+					parts = append(parts, s)
+				}
+			}
+			if len(parts) > 0 {
+				return strings.Join(parts, " ")
+			}
+		}
+	}
+	return ""
+}
+
+// int returns the first of keys that holds an integer.
+func (a callArgs) int(keys ...string) (int, bool) {
+	for _, k := range keys {
+		switch x := a.m[k].(type) {
+		case float64:
+			return int(x), true
+		case string:
+			if n, err := strconv.Atoi(strings.TrimSpace(x)); err == nil {
+				return n, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// Argument names used by common tools.
+var (
+	pathKeys    = []string{"path", "file_path", "filepath", "filename", "file", "file_name", "target_file", "open_file", "relative_path", "abs_path", "absolute_path", "target", "dest", "destination"}
+	commandKeys = []string{"command", "cmd", "script", "shell_command", "commandLine", "command_line", "input", "code"}
+	patternKeys = []string{"pattern", "search_term", "query", "regex", "search", "term", "q", "glob", "name"}
+	dirKeys     = []string{"dir", "directory", "path", "root", "cwd", "folder"}
+	urlKeys     = []string{"url", "uri", "href", "link", "input"}
+	sqlKeys     = []string{"query", "sql", "statement", "input"}
+	contentKeys = []string{"content", "contents", "file_text", "text", "new_str", "data", "body", "replace", "code"}
+)

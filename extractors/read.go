@@ -1,0 +1,417 @@
+package extractors
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// langByExt maps file extensions to language names.
+var langByExt = map[string]string{
+	".go": "go", ".py": "python", ".pyi": "python", ".js": "javascript", ".mjs": "javascript",
+	".cjs": "javascript", ".jsx": "javascript", ".ts": "typescript", ".tsx": "typescript",
+	".mts": "typescript", ".rb": "ruby", ".rs": "rust", ".java": "java", ".kt": "kotlin",
+	".c": "c", ".h": "c", ".cc": "c++", ".cpp": "c++", ".cxx": "c++", ".hpp": "c++",
+	".cs": "c#", ".php": "php", ".swift": "swift", ".scala": "scala", ".sh": "shell",
+	".bash": "shell", ".zsh": "shell", ".md": "markdown", ".rst": "rst", ".txt": "text",
+	".json": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".ini": "ini",
+	".cfg": "ini", ".html": "html", ".htm": "html", ".css": "css", ".sql": "sql",
+	".xml": "xml", ".csv": "csv", ".lua": "lua", ".r": "r", ".jl": "julia", ".tex": "tex",
+	".proto": "protobuf", ".mod": "go.mod", ".lock": "lock", ".env": "env", ".pyx": "cython",
+}
+
+// languageOf returns the language of a file by its name, "" when unknown.
+func languageOf(p string) string {
+	base := path.Base(p)
+	switch base {
+	case "Makefile", "makefile", "GNUmakefile":
+		return "make"
+	case "Dockerfile":
+		return "dockerfile"
+	case "go.mod":
+		return "go.mod"
+	}
+	return langByExt[strings.ToLower(path.Ext(base))]
+}
+
+var (
+	pyDefRe = regexp.MustCompile(`^(\s*)(?:async\s+)?(def|class)\s+([A-Za-z_]\w*)`)
+	goDefRe = regexp.MustCompile(`^(?:func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)|type\s+([A-Za-z_]\w*)|(?:var|const)\s+([A-Za-z_]\w*))`)
+	jsDefRe = regexp.MustCompile(`^(\s*)(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\*?\s+([A-Za-z_$][\w$]*)|class\s+([A-Za-z_$][\w$]*)|(?:interface|enum|type)\s+([A-Za-z_$][\w$]*)|(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=)`)
+	// cDefRe matches C-like function definitions (also decompiler output).
+	cDefRe    = regexp.MustCompile(`^[A-Za-z_][\w\s\*<>:,]*?[\s\*]([A-Za-z_][\w:]*)\s*\([^;]*\)\s*\{?\s*$`)
+	rustRe    = regexp.MustCompile(`^(\s*)(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:fn|struct|enum|trait|mod|impl)\s+([A-Za-z_]\w*)`)
+	javaRe    = regexp.MustCompile(`^(\s*)(?:(?:public|private|protected|static|final|abstract|sealed|data|open|internal)\s+)*(?:class|interface|enum|record|object)\s+([A-Za-z_]\w*)`)
+	sweHead   = regexp.MustCompile(`^\[File: ([^\]]+?) \((\d+) lines total\)\]`)
+	moreAbove = regexp.MustCompile(`^\((\d+) more lines above\)`)
+)
+
+// maxDefines bounds the definitions listed in a fact.
+const maxDefines = 8
+
+// fileFacts are what a file's content tells.
+type fileFacts struct {
+	path       string
+	lang       string
+	lines      int // lines shown
+	first      int // first line number shown (0: unknown)
+	last       int
+	total      int // total lines of the file when the tool says (SWE-agent)
+	defines    []string
+	moreDefs   int
+	imports    int
+	hasContent bool
+}
+
+// analyzeFile reads a file's content as printed by a tool (possibly with
+// line numbers) in one pass.
+func analyzeFile(p, content string) fileFacts {
+	f := fileFacts{path: p, lang: languageOf(p)}
+	if h := firstLine(content); h != "" {
+		if m := sweHead.FindStringSubmatch(h); m != nil {
+			if f.path == "" {
+				f.path = m[1]
+			}
+			f.total, _ = strconv.Atoi(m[2])
+			if f.lang == "" {
+				f.lang = languageOf(m[1])
+			}
+		}
+	}
+	if f.lang == "" {
+		f.lang = sniffLanguage(content)
+	}
+	topDefs, innerDefs := []string{}, []string{}
+	seen := map[string]bool{}
+	addDef := func(name string, top bool) {
+		if name == "" || seen[name] {
+			return
+		}
+		seen[name] = true
+		if top {
+			topDefs = append(topDefs, name)
+		} else {
+			innerDefs = append(innerDefs, name)
+		}
+	}
+	inGoImport := false
+	numbered := -1 // -1 unknown, 0 none, 1 nl, 2 swe
+	eachLine(content, func(i int, line string) bool {
+		if len(line) > 4096 {
+			line = line[:4096]
+		}
+		line = strings.TrimRight(line, "\r")
+		if i == 0 && sweHead.MatchString(line) {
+			return true
+		}
+		if strings.HasPrefix(line, "(") && moreAbove.MatchString(line) {
+			return true
+		}
+		code := line
+		if numbered != 0 {
+			n, rest, style := lineNumber(line)
+			switch {
+			case style != 0 && (numbered == -1 || numbered == style):
+				code = rest
+				numbered = style
+				if f.first == 0 {
+					f.first = n
+				}
+				f.last = n
+			case numbered == -1 && strings.TrimSpace(line) != "":
+				numbered = 0
+			}
+		}
+		f.lines++
+		if strings.TrimSpace(code) != "" {
+			f.hasContent = true
+		}
+		t := strings.TrimLeft(code, " \t")
+		if t == "" {
+			return true
+		}
+		switch f.lang {
+		case "python", "cython":
+			if strings.HasPrefix(t, "def ") || strings.HasPrefix(t, "class ") || strings.HasPrefix(t, "async def ") {
+				if m := pyDefRe.FindStringSubmatch(code); m != nil {
+					addDef(m[3], m[1] == "")
+				}
+			} else if code == t && (strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "from ")) {
+				f.imports++
+			}
+		case "go":
+			if inGoImport {
+				if strings.HasPrefix(t, ")") {
+					inGoImport = false
+				} else if strings.Contains(t, `"`) {
+					f.imports++
+				}
+				return true
+			}
+			if code == t {
+				if strings.HasPrefix(t, "import (") {
+					inGoImport = true
+				} else if strings.HasPrefix(t, "import ") {
+					f.imports++
+				} else if strings.HasPrefix(t, "func ") || strings.HasPrefix(t, "type ") || strings.HasPrefix(t, "var ") || strings.HasPrefix(t, "const ") {
+					if m := goDefRe.FindStringSubmatch(t); m != nil {
+						addDef(m[1]+m[2]+m[3], true)
+					}
+				}
+			}
+		case "javascript", "typescript":
+			if code == t && strings.HasPrefix(t, "import ") || strings.Contains(t, "require(") && (strings.HasPrefix(t, "const ") || strings.HasPrefix(t, "var ") || strings.HasPrefix(t, "let ")) {
+				f.imports++
+			}
+			if m := jsDefRe.FindStringSubmatch(code); m != nil && !strings.Contains(t, "require(") {
+				addDef(m[2]+m[3]+m[4]+m[5], m[1] == "")
+			}
+		case "rust":
+			if strings.HasPrefix(t, "use ") && code == t {
+				f.imports++
+			} else if m := rustRe.FindStringSubmatch(code); m != nil {
+				addDef(m[2], m[1] == "")
+			}
+		case "java", "kotlin", "scala", "c#":
+			if code == t && (strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "using ")) {
+				f.imports++
+			} else if m := javaRe.FindStringSubmatch(code); m != nil {
+				addDef(m[2], m[1] == "")
+			}
+		case "c", "c++":
+			if strings.HasPrefix(t, "#include") {
+				f.imports++
+			} else if code == t && strings.Contains(t, "(") && !strings.HasSuffix(t, ";") {
+				if m := cDefRe.FindStringSubmatch(t); m != nil && !cKeyword[m[1]] {
+					addDef(m[1], true)
+				}
+			}
+		}
+		return true
+	})
+	defs := append(topDefs, innerDefs...)
+	if len(defs) > maxDefines {
+		f.moreDefs = len(defs) - maxDefines
+		defs = defs[:maxDefines]
+	}
+	f.defines = defs
+	return f
+}
+
+var cKeyword = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "return": true, "sizeof": true, "do": true, "else": true}
+
+// sniffLanguage guesses a language from content when the path says nothing.
+func sniffLanguage(content string) string {
+	head := content
+	if len(head) > 4096 {
+		head = head[:4096]
+	}
+	switch {
+	case strings.Contains(head, "\npackage ") || strings.HasPrefix(head, "package ") && strings.Contains(head, "func "):
+		return "go"
+	case strings.Contains(head, "def ") || strings.Contains(head, "\nimport ") || strings.HasPrefix(head, "import ") || strings.Contains(head, "\nfrom ") || strings.HasPrefix(head, "from "):
+		return "python"
+	case strings.Contains(head, "function ") || strings.Contains(head, "=> {") || strings.Contains(head, "require("):
+		return "javascript"
+	case strings.Contains(head, "#include") || strings.Contains(head, "void ") || strings.Contains(head, "undefined8 "):
+		return "c"
+	}
+	return ""
+}
+
+// facts renders the file facts: File, Lines, Type, Defines, Imports.
+func (f fileFacts) facts() []string {
+	var out []string
+	if f.path != "" {
+		out = append(out, "File: "+f.path)
+	}
+	switch {
+	case f.first > 0 && f.last >= f.first:
+		l := fmt.Sprintf("Lines: %d-%d", f.first, f.last)
+		if f.total > 0 {
+			l += fmt.Sprintf(" of %d", f.total)
+		}
+		out = append(out, l)
+	case f.total > 0:
+		out = append(out, fmt.Sprintf("Lines: %d", f.total))
+	default:
+		out = append(out, fmt.Sprintf("Lines: %d", f.lines))
+	}
+	if f.lang != "" {
+		out = append(out, "Type: "+f.lang)
+	}
+	if len(f.defines) > 0 {
+		d := "Defines: " + strings.Join(f.defines, ", ")
+		if f.moreDefs > 0 {
+			d += fmt.Sprintf(", +%d more", f.moreDefs)
+		}
+		out = append(out, d)
+	}
+	if f.imports > 0 {
+		out = append(out, fmt.Sprintf("Imports: %d", f.imports))
+	}
+	return out
+}
+
+// readExtract is the extractor of file-reading tools: read_file, open,
+// view, cat, ... It reads the path and line range from the arguments
+// (path, file_path, start_line, end_line, line_number, view_range) and the
+// output itself (SWE-agent's "[File: … (N lines total)]" header, nl/cat -n
+// line numbers).
+func readExtract(call Call, output string) ToolSummary {
+	a := parseArgs(call.Arguments)
+	env := unwrap(output)
+	p := a.str(pathKeys...)
+	if p == "" && a.m == nil {
+		p = strings.TrimSpace(firstLine(a.raw))
+	}
+	if cmd := a.str("command"); cmd != "" && (p == "" || strings.HasPrefix(p, "-")) {
+		// SWE-agent "open path [line]", "decompile --function_name f bin".
+		w := strings.Fields(cmd)
+		p = ""
+		for k := 1; k < len(w); k++ {
+			if strings.HasPrefix(w[k], "--") {
+				k++
+				continue
+			}
+			if p == "" && !isDigits(w[k]) {
+				p = w[k]
+			}
+		}
+	}
+	if p == "" {
+		p = env.openFile
+	}
+	return fileReadSummary(call.Name, p, env, "")
+}
+
+// fileReadSummary builds the summary of a file read whose output is env.
+// rng is a line range known from the command ("10-20"), or "".
+func fileReadSummary(tool, p string, env envelope, rng string) ToolSummary {
+	s := ToolSummary{Tool: tool, Status: StatusSuccess, Metadata: map[string]string{MetaKind: KindRead}}
+	body := env.body
+	f := analyzeFile(p, body)
+	if f.path != "" {
+		s.Metadata[MetaFilesRead] = f.path
+		s.Metadata[MetaPath] = f.path
+	}
+	if len(f.defines) > 0 {
+		s.Metadata[MetaDefines] = strings.Join(f.defines, "\n")
+	}
+	s.Metadata[MetaLines] = itoa(countLines(body))
+	s.Metadata[MetaBytes] = itoa(len(body))
+	facts := f.facts()
+	if rng != "" && f.first == 0 && len(facts) > 1 && strings.HasPrefix(facts[1], "Lines: ") {
+		facts[1] = "Lines: " + rng
+	}
+	failed := readFailure(body)
+	if failed != "" || env.hasExit && env.exit != 0 || env.timedOut {
+		s.Status = StatusError
+		if failed == "" {
+			failed = firstLine(body)
+		}
+		// A failed read has no content worth describing.
+		facts = facts[:min(len(facts), 1)]
+		if env.hasExit && env.exit != 0 {
+			facts = append(facts, "exit "+itoa(env.exit))
+			s.Metadata[MetaExitCode] = itoa(env.exit)
+		}
+		if failed != "" {
+			facts = append(facts, "Error: "+shorten(failed, 160))
+			s.Metadata[MetaError] = failed
+		}
+	} else if !f.hasContent {
+		facts = append(facts, "empty")
+	}
+	if env.elided > 0 {
+		facts = append(facts, fmt.Sprintf("%d chars elided", env.elided))
+		s.Status = statusMax(s.Status, StatusPartial)
+	}
+	s.KeyFacts = append(s.KeyFacts, facts...)
+	s.KeyFacts = appendExceptions(s.KeyFacts, s.Metadata, body)
+	return s
+}
+
+// readFailure recognizes a failed read ("No such file or directory", "Is a
+// directory", "File ... not found") in the first lines; "" otherwise.
+func readFailure(body string) string {
+	l := firstLine(body)
+	if len(l) > 300 {
+		return ""
+	}
+	ll := strings.ToLower(l)
+	for _, k := range []string{"no such file or directory", "is a directory", "permission denied", "does not exist", "cannot open", "can't open", "could not open"} {
+		if strings.Contains(ll, k) {
+			return l
+		}
+	}
+	if readNotFoundRe.MatchString(l) {
+		return l
+	}
+	return ""
+}
+
+// readNotFoundRe matches "File x not found" style notices.
+var readNotFoundRe = regexp.MustCompile(`(?i)^(?:error: )?(?:file|path) .{0,200} not found`)
+
+// statusMax returns the worse of two statuses.
+func statusMax(a, b Status) Status {
+	rank := func(s Status) int {
+		switch s {
+		case StatusError:
+			return 2
+		case StatusPartial:
+			return 1
+		}
+		return 0
+	}
+	if rank(b) > rank(a) {
+		return b
+	}
+	return a
+}
+
+// appendExceptions adds an "Exceptions: A, B" fact naming the exceptions
+// raised in body (tracebacks, pytest E lines, Go panics) when there are any,
+// and records them in md.
+func appendExceptions(facts []string, md map[string]string, body string) []string {
+	excs, _ := scanErrors(body)
+	if len(excs) == 0 {
+		return facts
+	}
+	names := make([]string, len(excs))
+	full := make([]string, len(excs))
+	for i, e := range excs {
+		names[i] = e.name
+		full[i] = e.String()
+	}
+	md[MetaExceptions] = strings.Join(full, "\n")
+	return append(facts, "Exceptions: "+strings.Join(names, ", "))
+}
+
+// lineNumber parses a line number prefix: style 1 is nl -ba / cat -n
+// ("   12\tcode"), style 2 is SWE-agent's ("12:code"); 0 when none.
+func lineNumber(line string) (n int, rest string, style int) {
+	i := 0
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	lead := i
+	j := i
+	for j < len(line) && line[j] >= '0' && line[j] <= '9' && j-i < 9 {
+		n = n*10 + int(line[j]-'0')
+		j++
+	}
+	if j == i || j >= len(line) {
+		return 0, line, 0
+	}
+	switch {
+	case line[j] == '\t':
+		return n, line[j+1:], 1
+	case line[j] == ':' && lead == 0:
+		return n, line[j+1:], 2
+	}
+	return 0, line, 0
+}
