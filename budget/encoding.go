@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/pkoukk/tiktoken-go"
 	"github.com/pkoukk/tiktoken-go-loader/assets"
@@ -32,10 +33,14 @@ const (
 
 // encodingSpec holds what tiktoken-go's own encoding.go uses to build an
 // encoding: the embedded BPE file, the split pattern and the special tokens.
+// The counter runs next, a hand-written scanner equivalent to pattern (see
+// pretokenize.go); pattern and special build tiktoken-go's own encoder in
+// the tests, which check that both agree.
 type encodingSpec struct {
 	file    string
 	pattern string
 	special map[string]int
+	next    func(string, int) int // pattern as a hand-written scanner
 }
 
 var encodingSpecs = map[string]encodingSpec{
@@ -50,6 +55,7 @@ var encodingSpecs = map[string]encodingSpec{
 			`\s+(?!\S)`,
 			`\s+`,
 		}, "|"),
+		next: nextO200k,
 		special: map[string]int{
 			tiktoken.ENDOFTEXT:   199999,
 			tiktoken.ENDOFPROMPT: 200018,
@@ -58,6 +64,7 @@ var encodingSpecs = map[string]encodingSpec{
 	EncodingCL100k: {
 		file:    "cl100k_base.tiktoken",
 		pattern: `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
+		next:    nextCL100k,
 		special: map[string]int{
 			tiktoken.ENDOFTEXT:   100257,
 			tiktoken.FIM_PREFIX:  100258,
@@ -68,19 +75,40 @@ var encodingSpecs = map[string]encodingSpec{
 	},
 }
 
-// encoder is one loaded BPE encoding, shared by every TokenCounter using it.
+// encoder is one loaded BPE encoding, shared by every TokenCounter using
+// it. It is immutable after construction and safe for concurrent use.
 type encoder struct {
-	name string
-	tk   *tiktoken.Tiktoken
+	name  string
+	ranks map[string]int        // BPE merge ranks of the encoding
+	next  func(string, int) int // its split pattern as a scanner
 }
 
 // count returns the number of tokens of text, treating special-token
-// strings such as "<|endoftext|>" as ordinary text.
+// strings such as "<|endoftext|>" as ordinary text: the length of
+// tiktoken-go's EncodeOrdinary(text) for the same encoding, computed without
+// regexp2 and without building token slices. Invalid UTF-8 is read the way
+// tiktoken-go reads it (each invalid byte becomes U+FFFD).
 func (e *encoder) count(text string) int {
 	if text == "" {
 		return 0
 	}
-	return len(e.tk.EncodeOrdinary(text))
+	if !utf8.ValidString(text) {
+		text = string([]rune(text))
+	}
+	n := 0
+	for i := 0; i < len(text); {
+		j := e.next(text, i)
+		if j <= i || j > len(text) { // cannot happen; never loop or panic
+			j = len(text)
+		}
+		if _, ok := e.ranks[text[i:j]]; ok {
+			n++
+		} else {
+			n += bpeCount(text[i:j], e.ranks)
+		}
+		i = j
+	}
+	return n
 }
 
 // encoderSlot loads one encoding at most once.
@@ -98,8 +126,9 @@ var encoders = map[string]*encoderSlot{
 }
 
 // loadEncoder returns the shared encoder for name, building it from the
-// embedded BPE data on first use. It never touches tiktoken-go's global
-// loader.
+// BPE data embedded by tiktoken-go-loader on first use (about 0.2 s for
+// o200k_base), never per call. It never touches tiktoken-go's global loader
+// and never reaches the network.
 func loadEncoder(name string) (*encoder, error) {
 	slot, ok := encoders[name]
 	if !ok {
@@ -120,21 +149,7 @@ func buildEncoder(name string, spec encodingSpec) (*encoder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("budget: parse embedded encoding %s: %w", spec.file, err)
 	}
-	core, err := tiktoken.NewCoreBPE(ranks, spec.special, spec.pattern)
-	if err != nil {
-		return nil, fmt.Errorf("budget: build BPE for %s: %w", name, err)
-	}
-	special := make(map[string]any, len(spec.special))
-	for k := range spec.special {
-		special[k] = true
-	}
-	tk := tiktoken.NewTiktoken(core, &tiktoken.Encoding{
-		Name:           name,
-		PatStr:         spec.pattern,
-		MergeableRanks: ranks,
-		SpecialTokens:  spec.special,
-	}, special)
-	return &encoder{name: name, tk: tk}, nil
+	return &encoder{name: name, ranks: ranks, next: spec.next}, nil
 }
 
 // parseRanks parses a .tiktoken file: one "base64(token) rank" per line.

@@ -40,8 +40,9 @@ var contextWindows = []prefixEntry[int]{
 
 	// Anthropic: every Claude 3, 3.5, 3.7, 4 and 4.x model has 200k.
 	{"claude", 200_000},
-	{"claude-2.0", 100_000},
-	{"claude-2-0", 100_000},
+	{"claude-2", 100_000},
+	{"claude-2.1", 200_000},
+	{"claude-2-1", 200_000},
 	{"claude-instant", 100_000},
 
 	// Google.
@@ -78,7 +79,9 @@ var contextWindows = []prefixEntry[int]{
 	// Mistral.
 	{"mistral-large", 131_072},
 	{"mistral-medium", 131_072},
-	{"mistral-small", 32_768},
+	{"mistral-small", 131_072}, // Mistral Small 3.1 and later
+	{"mistral-small-2402", 32_768},
+	{"mistral-small-2409", 32_768},
 	{"mistral-nemo", 131_072},
 	{"open-mistral-nemo", 131_072},
 	{"mistral-7b", 32_768},
