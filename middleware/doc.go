@@ -1,0 +1,59 @@
+// Package middleware compacts the context of every call an agent makes to
+// its model, including each iteration of the tool loop inside one agent run,
+// where contexts actually overflow.
+//
+//	c, _ := compact.New(compact.WithModel("gpt-4o"))
+//	llm := middleware.Wrap(model, c)            // an llms.Model, in the shape of llms/cache
+//	agent := agents.NewOpenAIFunctionsAgent(llm, tools)
+//	ctx = middleware.WithSession(ctx, "conversation-42")
+//	out, err := chains.Run(ctx, agents.NewExecutor(agent), task)
+//
+// # What a call does
+//
+// An agent rebuilds its whole message list on every iteration. The wrapper
+// passes that list with the conversation's [compact.Session] to the engine:
+// the session remembers, by content hash, which messages are summarized and
+// which tool outputs are masked, so between compactions the output is the
+// previous output plus the new messages (provider prompt caches keep
+// hitting) and a summary is never recomputed for a prefix already
+// summarized. When the wrapped model still rejects the prompt as too long,
+// the wrapper compacts at the emergency level and retries once; after each
+// reply it reads the provider's prompt-token count ([PromptTokens]) to
+// calibrate the session's budget for models without a public tokenizer.
+//
+// # Sessions
+//
+// [WithSession] names the conversation. Without it, the state is keyed by a
+// hash of the leading system messages and the first user message, which is
+// stable across the iterations of one run (and across runs replaying the
+// same history); two conversations with the same opening then share a key,
+// and a session whose summary covers none of the messages is restarted.
+// Servers should always set an id. The session table is bounded
+// ([WithMaxSessions], least recently used first) and forgets idle sessions
+// ([WithSessionTTL]); it is safe for concurrent use.
+//
+// # Agent types and per-tool extraction
+//
+//   - Tool-calling agents (agents.OpenAIFunctionsAgent, any chain sending
+//     llms.ToolCall / llms.ToolCallResponse messages): each old tool output is
+//     condensed by the extractor of its tool (compactor's extractors.Registry),
+//     old rounds are summarized, recent ones kept verbatim.
+//   - Text agents: agents.OneShotAgent (MRKL, "zero-shot-react-description")
+//     and agents.ConversationalAgent ("conversational-react-description")
+//     send one user message holding the prompt and a scratchpad of
+//     "Action: / Action Input: / Observation:" steps. The wrapper recognizes
+//     that scratchpad (the agents' default templates, and custom ones that
+//     keep these three lines), hands the engine one tool round per step (the
+//     action as the tool name, the action input as its arguments, the
+//     observation as its output), and writes the result back in the agent's
+//     format. So old observations get the same per-tool extraction and old
+//     steps the same summaries; the text up to the scratchpad (instructions,
+//     question, conversation history) is kept, and only cut as a last resort.
+//     Disable with [WithTextAgents](false).
+//   - Anything else (a plain chat, a prompt without that scratchpad) is
+//     compacted as a message list; a single huge user message can only be cut
+//     as a last resort.
+//
+// The conversation history that agents.Executor memory or the conversational
+// agent's "history" variable inject is compacted by package memory, not here.
+package middleware

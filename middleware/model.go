@@ -1,0 +1,370 @@
+package middleware
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/agentcompact/compact"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// Model is an llms.Model that compacts the context of every call before
+// passing it to the model it wraps. Build one with [Wrap]. A Model is safe
+// for concurrent use by many goroutines and conversations: each
+// conversation's state is a [compact.Session] in a bounded table, and calls
+// on one session are serialized inside the engine while they compact (not
+// while the wrapped model runs).
+type Model struct {
+	next  llms.Model
+	c     *compact.Compactor
+	o     options
+	table *table
+	tools toolCounter
+}
+
+var (
+	_ llms.Model          = (*Model)(nil)
+	_ llms.ReasoningModel = (*Model)(nil)
+)
+
+// Wrap returns next wrapped with compaction by c, in the shape of
+// langchaingo's llms/cache wrapper. Every GenerateContent call, including
+// each iteration of an agent's tool loop, goes through c.Compact with the
+// conversation's session (see [WithSession]), then to next. next and c must
+// not be nil; c may be shared by several Models. Options are described at
+// each With function; nil options are ignored.
+func Wrap(next llms.Model, c *compact.Compactor, opts ...Option) *Model {
+	o := defaultOptions()
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	return &Model{next: next, c: c, o: o, table: newTable(o.maxSessions, o.ttl, o.now)}
+}
+
+// Unwrap returns the wrapped model.
+func (m *Model) Unwrap() llms.Model { return m.next }
+
+// Compactor returns the compactor the Model uses.
+func (m *Model) Compactor() *compact.Compactor { return m.c }
+
+// SupportsReasoning forwards to the wrapped model when it implements
+// [llms.ReasoningModel], and reports false otherwise.
+func (m *Model) SupportsReasoning() bool {
+	if r, ok := m.next.(llms.ReasoningModel); ok {
+		return r.SupportsReasoning()
+	}
+	return false
+}
+
+// Call generates a reply to a single text prompt through GenerateContent,
+// as llms.GenerateFromSinglePrompt does (so the prompt is compacted too).
+//
+// Deprecated: as in langchaingo, use GenerateContent or
+// llms.GenerateFromSinglePrompt; Call exists to satisfy llms.Model.
+func (m *Model) Call(ctx context.Context, prompt string, options ...llms.CallOption) (string, error) {
+	return llms.GenerateFromSinglePrompt(ctx, m, prompt, options...)
+}
+
+// GenerateContent compacts messages and sends the result to the wrapped
+// model, then returns its response unchanged.
+//
+// The conversation is the one set on ctx by [WithSession]; without one it
+// is keyed by a hash of the leading system messages and the first user
+// message (for a text agent, the prompt up to its scratchpad), and a session
+// whose summary covers none of the messages is treated as another
+// conversation with the same opening and restarted empty.
+//
+// Compaction is the engine's: below the trigger ratio the context is the
+// session's current view plus the new messages (prefix-stable, I7); above
+// it, old tool outputs are masked with their extractors, old rounds are
+// summarized, and so on (see package compact). Text-agent prompts are
+// compacted step by step (see the package documentation).
+//
+// When the wrapped model fails with a context-overflow error (see
+// [WithOverflowDetector]), the messages are compacted at the emergency level
+// ([compact.ReasonOverflow]) and the call is retried once. After a
+// successful call, the provider's prompt-token count calibrates the session
+// ([WithCalibration]).
+//
+// messages is never modified. Errors of the wrapped model are returned as
+// they are; a compaction error (the context cannot fit even after the last
+// resort, [compact.ErrBudgetTooSmall]; a canceled ctx) is returned wrapped,
+// and nothing is sent.
+func (m *Model) GenerateContent(ctx context.Context, messages []llms.MessageContent, options ...llms.CallOption) (*llms.ContentResponse, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	start := time.Now()
+	info := CallInfo{Messages: len(messages)}
+	var resp *llms.ContentResponse
+	p, err := m.prepare(ctx, messages, &info)
+	if err == nil {
+		err = m.withRetry(ctx, p, &info, func(send []llms.MessageContent) error {
+			var e error
+			resp, e = m.next.GenerateContent(ctx, send, options...)
+			return e
+		})
+	}
+	if err == nil {
+		m.calibrate(p, resp, options, &info)
+	}
+	m.finish(&info, start, err)
+	if err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// streamer is the streaming interface langchaingo's llmtest probes for.
+type streamer interface {
+	GenerateContentStream(ctx context.Context, messages []llms.MessageContent, options ...llms.CallOption) (<-chan llms.ContentResponse, error)
+}
+
+// GenerateContentStream compacts messages as GenerateContent does, then
+// streams the wrapped model's reply: through its own GenerateContentStream
+// when it has one (the overflow retry applies to an error returned before
+// the stream starts), otherwise by calling its GenerateContent and
+// delivering the whole response as one chunk. The channel is closed after
+// the last chunk.
+func (m *Model) GenerateContentStream(ctx context.Context, messages []llms.MessageContent, options ...llms.CallOption) (<-chan llms.ContentResponse, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	start := time.Now()
+	info := CallInfo{Messages: len(messages)}
+	var ch <-chan llms.ContentResponse
+	p, err := m.prepare(ctx, messages, &info)
+	if err == nil {
+		if s, ok := m.next.(streamer); ok {
+			err = m.withRetry(ctx, p, &info, func(send []llms.MessageContent) error {
+				var e error
+				ch, e = s.GenerateContentStream(ctx, send, options...)
+				return e
+			})
+		} else {
+			var resp *llms.ContentResponse
+			err = m.withRetry(ctx, p, &info, func(send []llms.MessageContent) error {
+				var e error
+				resp, e = m.next.GenerateContent(ctx, send, options...)
+				return e
+			})
+			if err == nil {
+				m.calibrate(p, resp, options, &info)
+				one := make(chan llms.ContentResponse, 1)
+				if resp != nil {
+					one <- *resp
+				}
+				close(one)
+				ch = one
+			}
+		}
+	}
+	m.finish(&info, start, err)
+	if err != nil {
+		return nil, err
+	}
+	return ch, nil
+}
+
+// prepared is the state of one call between compaction and the reply.
+type prepared struct {
+	id   string
+	sess *compact.Session
+	tp   *textPrompt           // non-nil for a text-agent prompt
+	in   []llms.MessageContent // the engine's input
+	res  *compact.Result
+	send []llms.MessageContent
+}
+
+func (m *Model) prepare(ctx context.Context, msgs []llms.MessageContent, info *CallInfo) (*prepared, error) {
+	p := &prepared{in: msgs}
+	if m.o.textAgents {
+		if tp, ok := parseTextAgent(msgs); ok {
+			p.tp, p.in = tp, tp.structured()
+			info.TextAgent, info.Steps = true, len(tp.steps)
+		}
+	}
+	id, explicit := SessionFromContext(ctx)
+	key := id
+	if !explicit {
+		var head *string
+		if p.tp != nil {
+			head = &p.tp.head
+		}
+		id = autoKey(msgs, head)
+		key = autoTableKey(id)
+	}
+	sess, created := m.table.get(key)
+	if !explicit && !created && !coversAny(sess, p.in) {
+		sess, created = m.table.replace(key), true
+		m.log(ctx, slog.LevelWarn, "compact: session restarted: its summary covers none of the messages (another conversation with the same opening?)", "session", id)
+	}
+	p.id, p.sess = id, sess
+	info.SessionID, info.Explicit, info.NewSession = id, explicit, created
+	res, err := m.c.Compact(ctx, sess, p.in)
+	if err != nil {
+		return nil, fmt.Errorf("middleware: compact %d messages of session %q: %w", len(msgs), id, err)
+	}
+	m.setResult(p, res, info)
+	return p, nil
+}
+
+// setResult records a compaction result in p and info.
+func (m *Model) setResult(p *prepared, res *compact.Result, info *CallInfo) {
+	p.res = res
+	p.send = res.Messages
+	info.InputTokens, info.Budget = res.InputTokens, res.Budget
+	info.SentTokens = res.Tokens
+	if p.tp != nil {
+		p.send = p.tp.flatten(res.Messages)
+		info.SentTokens = m.c.CountTokens(p.send)
+	}
+	info.SentMessages = len(p.send)
+	if res.Event != nil {
+		info.Compactions = append(info.Compactions, *res.Event)
+	}
+}
+
+// withRetry calls call with the compacted messages; on a context overflow it
+// compacts at the emergency level and calls once more.
+func (m *Model) withRetry(ctx context.Context, p *prepared, info *CallInfo, call func([]llms.MessageContent) error) error {
+	err := call(p.send)
+	if err == nil || !m.o.retry || !m.o.isOverflow(err) || ctx.Err() != nil {
+		return err
+	}
+	before := info.SentTokens
+	res, cerr := m.c.CompactNow(ctx, p.sess, p.in, compact.ReasonOverflow)
+	if cerr != nil {
+		return fmt.Errorf("middleware: the model rejected the prompt as too long (%w), and the emergency compaction of session %q failed: %w", err, p.id, cerr)
+	}
+	m.setResult(p, res, info)
+	if info.SentTokens >= before {
+		m.log(ctx, slog.LevelWarn, "compact: overflow, but the context cannot shrink further", "session", p.id, "tokens", before)
+		return err
+	}
+	info.Retried = true
+	m.log(ctx, slog.LevelWarn, "compact: overflow, retrying after an emergency compaction", "session", p.id, "tokensBefore", before, "tokensAfter", info.SentTokens)
+	return call(p.send)
+}
+
+// calibrate feeds the provider's prompt-token count to the session.
+func (m *Model) calibrate(p *prepared, resp *llms.ContentResponse, options []llms.CallOption, info *CallInfo) {
+	provider, ok := PromptTokens(resp)
+	if !ok {
+		info.Calibration = p.sess.Calibration()
+		return
+	}
+	info.ProviderPromptTokens = provider
+	if m.o.calibrate {
+		var co llms.CallOptions
+		for _, o := range options {
+			if o != nil {
+				o(&co)
+			}
+		}
+		if f, ok := calibrationFactor(provider, info.SentTokens, m.tools.count(m.c, &co), m.c.Budget()); ok {
+			p.sess.Calibrate(int(f*calibrationScale), calibrationScale)
+		}
+	}
+	info.Calibration = p.sess.Calibration()
+}
+
+func (m *Model) finish(info *CallInfo, start time.Time, err error) {
+	info.Duration = time.Since(start)
+	info.Err = err
+	if m.o.logger != nil {
+		ctx := context.Background()
+		for _, e := range info.Compactions {
+			m.o.logger.LogAttrs(ctx, slog.LevelInfo, "compact: compaction",
+				slog.String("session", info.SessionID), slog.String("reason", e.Reason), slog.String("mode", e.Mode),
+				slog.Int("depth", e.Depth), slog.Int("tokensBefore", e.TokensBefore), slog.Int("tokensAfter", e.TokensAfter),
+				slog.Int("budget", e.Budget))
+		}
+		m.o.logger.LogAttrs(ctx, slog.LevelDebug, "compact: call",
+			slog.String("session", info.SessionID), slog.Int("messages", info.Messages), slog.Int("inputTokens", info.InputTokens),
+			slog.Int("sentMessages", info.SentMessages), slog.Int("sentTokens", info.SentTokens), slog.Bool("retried", info.Retried),
+			slog.Duration("duration", info.Duration), slog.Any("error", err))
+	}
+	if m.o.observer != nil {
+		m.o.observer(*info)
+	}
+}
+
+func (m *Model) log(ctx context.Context, level slog.Level, msg string, args ...any) {
+	if m.o.logger != nil {
+		m.o.logger.Log(ctx, level, msg, args...)
+	}
+}
+
+// coversAny reports whether the session has no summary, or its summary
+// covers at least one of msgs. The covered messages are usually among the
+// first ones, so a short prefix is hashed first.
+func coversAny(s *compact.Session, msgs []llms.MessageContent) bool {
+	cov := s.Covered()
+	if len(cov) == 0 {
+		return true
+	}
+	set := make(map[string]struct{}, len(cov))
+	for _, id := range cov {
+		set[id] = struct{}{}
+	}
+	check := func(ids []string) bool {
+		for _, id := range ids {
+			if _, ok := set[id]; ok {
+				return true
+			}
+		}
+		return false
+	}
+	const prefix = 32
+	if len(msgs) > prefix && check(compact.MessageIDs(msgs[:prefix])) {
+		return true
+	}
+	return check(compact.MessageIDs(msgs))
+}
+
+// autoTableKey keeps automatic keys apart from explicit ids in the table.
+func autoTableKey(id string) string { return "\x00" + id }
+
+// Session returns the live session of a conversation: id is an id given to
+// [WithSession], or an automatic id as reported in [CallInfo].SessionID. It
+// returns nil when the table holds no such session (never used, evicted or
+// expired). It neither creates the session nor refreshes its TTL.
+func (m *Model) Session(id string) *compact.Session {
+	if s := m.table.lookup(id); s != nil {
+		return s
+	}
+	if strings.HasPrefix(id, AutoSessionPrefix) {
+		return m.table.lookup(autoTableKey(id))
+	}
+	return nil
+}
+
+// PutSession installs s as the session of conversation id (as given to
+// [WithSession]), for example one restored from JSON after a restart. A nil
+// s forgets the conversation.
+func (m *Model) PutSession(id string, s *compact.Session) {
+	if s == nil {
+		m.table.forget(id)
+		return
+	}
+	m.table.put(id, s)
+}
+
+// ForgetSession drops the session of conversation id (an id given to
+// [WithSession] or an automatic id); it reports whether there was one.
+func (m *Model) ForgetSession(id string) bool {
+	if m.table.forget(id) {
+		return true
+	}
+	return strings.HasPrefix(id, AutoSessionPrefix) && m.table.forget(autoTableKey(id))
+}
+
+// Sessions returns the number of sessions in the table (at most the
+// [WithMaxSessions] capacity).
+func (m *Model) Sessions() int { return m.table.len() }

@@ -1,0 +1,144 @@
+package middleware
+
+import (
+	"container/list"
+	"sync"
+	"time"
+
+	"github.com/agentcompact/compact"
+)
+
+// table is the bounded session table: an LRU list with an idle TTL, safe for
+// concurrent use. Every operation is O(1) amortized.
+type table struct {
+	mu   sync.Mutex
+	max  int
+	ttl  time.Duration
+	now  func() time.Time
+	ll   list.List // of *entry, most recently used first
+	m    map[string]*list.Element
+	evic uint64 // sessions evicted or expired, cumulative
+}
+
+type entry struct {
+	id   string
+	s    *compact.Session
+	used time.Time
+}
+
+func newTable(max int, ttl time.Duration, now func() time.Time) *table {
+	t := &table{max: max, ttl: ttl, now: now, m: make(map[string]*list.Element)}
+	t.ll.Init()
+	return t
+}
+
+// get returns the session of id, creating it (and evicting the least
+// recently used or expired sessions) when absent or expired. created
+// reports whether the returned session is new.
+func (t *table) get(id string) (s *compact.Session, created bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	now := t.now()
+	if el, ok := t.m[id]; ok {
+		e := el.Value.(*entry)
+		if t.ttl <= 0 || now.Sub(e.used) <= t.ttl {
+			e.used = now
+			t.ll.MoveToFront(el)
+			return e.s, false
+		}
+		t.remove(el)
+	}
+	t.expire(now)
+	for t.ll.Len() >= t.max {
+		t.remove(t.ll.Back())
+	}
+	e := &entry{id: id, s: compact.NewSession(id), used: now}
+	t.m[id] = t.ll.PushFront(e)
+	return e.s, true
+}
+
+// replace installs a fresh session under id and returns it.
+func (t *table) replace(id string) *compact.Session {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := compact.NewSession(id)
+	if el, ok := t.m[id]; ok {
+		e := el.Value.(*entry)
+		e.s, e.used = s, t.now()
+		t.ll.MoveToFront(el)
+		return s
+	}
+	for t.ll.Len() >= t.max {
+		t.remove(t.ll.Back())
+	}
+	t.m[id] = t.ll.PushFront(&entry{id: id, s: s, used: t.now()})
+	return s
+}
+
+// lookup returns the live session of id without creating or touching it.
+func (t *table) lookup(id string) *compact.Session {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	el, ok := t.m[id]
+	if !ok {
+		return nil
+	}
+	e := el.Value.(*entry)
+	if t.ttl > 0 && t.now().Sub(e.used) > t.ttl {
+		return nil
+	}
+	return e.s
+}
+
+// put stores s under id (replacing any session there).
+func (t *table) put(id string, s *compact.Session) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if el, ok := t.m[id]; ok {
+		e := el.Value.(*entry)
+		e.s, e.used = s, t.now()
+		t.ll.MoveToFront(el)
+		return
+	}
+	for t.ll.Len() >= t.max {
+		t.remove(t.ll.Back())
+	}
+	t.m[id] = t.ll.PushFront(&entry{id: id, s: s, used: t.now()})
+}
+
+// forget removes id; it reports whether it was present.
+func (t *table) forget(id string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	el, ok := t.m[id]
+	if ok {
+		t.ll.Remove(el)
+		delete(t.m, id)
+	}
+	return ok
+}
+
+func (t *table) len() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.ll.Len()
+}
+
+// expire drops expired sessions from the back (least recently used first).
+func (t *table) expire(now time.Time) {
+	if t.ttl <= 0 {
+		return
+	}
+	for el := t.ll.Back(); el != nil; el = t.ll.Back() {
+		if now.Sub(el.Value.(*entry).used) <= t.ttl {
+			return
+		}
+		t.remove(el)
+	}
+}
+
+func (t *table) remove(el *list.Element) {
+	e := t.ll.Remove(el).(*entry)
+	delete(t.m, e.id)
+	t.evic++
+}
