@@ -180,7 +180,10 @@ func IsRetryable(err error) bool {
 		case llms.ErrCodeRateLimit, llms.ErrCodeProviderUnavailable, llms.ErrCodeTimeout:
 			return true
 		case llms.ErrCodeUnknown, "":
-			// Decide from the cause and the text below.
+			if le.Cause != nil && IsRetryable(le.Cause) {
+				return true
+			}
+			// Otherwise decide from the text below.
 		default:
 			return false
 		}
