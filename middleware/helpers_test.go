@@ -86,7 +86,7 @@ func run(tag string, rounds, size int) []llms.MessageContent {
 func round(tag string, i, size int) []llms.MessageContent {
 	id := fmt.Sprintf("call_%s_%d", tag, i)
 	name := []string{"read_file", "grep", "list_dir", "run_command"}[i%4]
-	args := fmt.Sprintf(`{"path":"pkg/file%d.go"}`, i)
+	args := fmt.Sprintf(`{"path":"pkg/%s/file%d.go"}`, tag, i)
 	var b strings.Builder
 	for l := 0; b.Len() < size; l++ {
 		fmt.Fprintf(&b, "%s %d: func handler%d_%d(ctx context.Context) error { return nil } // %s\n", name, l, i, l, tag)
