@@ -77,7 +77,7 @@ func shellSummary(tool, cmdline string, plan shellPlan, env envelope) ToolSummar
 	if s.Metadata == nil {
 		s.Metadata = map[string]string{}
 	}
-	s.Metadata[MetaCommand] = shorten(cmdline, 2000)
+	s.Metadata[MetaCommand] = commandSummary(cmdline, plan)
 	if op.kind == opTest {
 		s.Metadata[MetaKind] = KindTest
 	}
@@ -267,4 +267,21 @@ func writeFacts(writes []shellWrite) []string {
 		out = append(out, capitalize(w.how)+": "+w.path)
 	}
 	return out
+}
+
+// commandSummary is the command as kept in metadata (and in the digest):
+// the first line when the command is one line, else the pipelines' text
+// joined with " && ", at most 300 bytes.
+func commandSummary(cmdline string, plan shellPlan) string {
+	c := strings.TrimSpace(cmdline)
+	if !strings.Contains(c, "\n") {
+		return shorten(c, 300)
+	}
+	parts := make([]string, 0, len(plan.ops))
+	for _, op := range plan.ops {
+		if op.text != "" {
+			parts = append(parts, op.text)
+		}
+	}
+	return shorten(strings.Join(parts, " && "), 300)
 }

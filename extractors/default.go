@@ -52,6 +52,16 @@ var builtinNames = map[string][]string{
 // Built-ins redact secrets in their facts themselves, so they can be used
 // outside a [Registry].
 func Builtin(family string) (Extractor, bool) {
+	f, ok := builtinFunc(family)
+	if !ok {
+		return nil, false
+	}
+	return redacting(f), true
+}
+
+// builtinFunc returns the unwrapped built-in of a family; a Registry
+// redacts its results itself.
+func builtinFunc(family string) (Func, bool) {
 	var f Func
 	switch family {
 	case "shell":
@@ -73,7 +83,7 @@ func Builtin(family string) (Extractor, bool) {
 	default:
 		return nil, false
 	}
-	return redacting(f), true
+	return f, true
 }
 
 // BuiltinFamilies lists the families [Builtin] knows, in a fixed order.
@@ -98,7 +108,7 @@ func redacting(f Func) Extractor {
 // registerBuiltins registers the built-in extractors on r.
 func registerBuiltins(r *Registry) {
 	for _, fam := range BuiltinFamilies() {
-		e, _ := Builtin(fam)
+		e, _ := builtinFunc(fam)
 		for _, n := range builtinNames[fam] {
 			r.Register(n, e)
 		}

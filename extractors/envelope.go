@@ -27,7 +27,7 @@ type envelope struct {
 var (
 	miniReturnRe  = regexp.MustCompile(`^\s*<returncode>\s*(-?\d+)\s*</returncode>`)
 	elidedRe      = regexp.MustCompile(`<elided_chars>\s*(\d+) characters elided\s*</elided_chars>`)
-	sweSuffixRe   = regexp.MustCompile(`(?:\n|^)\(Open file: ([^\n)]*)\)\n\(Current directory: ([^\n)]*)\)\n?(?:bash-\$\s*)?$`)
+	sweSuffixRe   = regexp.MustCompile(`^\(Open file: ([^\n]*)\)\n\(Current directory: ([^\n]*)\)\n?(?:bash-\$\s*)?$`)
 	exitPhraseRe  = regexp.MustCompile(`(?i)(?:exit(?:ed)? (?:with )?(?:code|status)|exit_code|exitcode|return(?:ed)? (?:with )?code|returncode|returned non-zero exit status|process exited with code)[\s:=]*\(?(-?\d+)\)?`)
 	timeoutNoteRe = regexp.MustCompile(`(?i)^\s*The last command <command>[\s\S]*?</command> timed out and has been killed`)
 )
@@ -40,22 +40,18 @@ var (
 func unwrap(out string) envelope {
 	var e envelope
 	s := out
-	// SWE-agent suffix (only look at the tail).
-	tailStart := len(s) - 1024
-	if tailStart < 0 {
-		tailStart = 0
-	}
-	for tailStart > 0 && tailStart < len(s) && s[tailStart-1] != '\n' {
-		tailStart++
-	}
-	if tailStart <= len(s) {
-		if loc := sweSuffixRe.FindStringSubmatchIndex(s[tailStart:]); loc != nil {
-			e.openFile = strings.TrimSpace(s[tailStart+loc[2] : tailStart+loc[3]])
-			if e.openFile == "n/a" {
-				e.openFile = ""
+	// SWE-agent suffix "(Open file: …)\n(Current directory: …)\nbash-$".
+	if i := strings.LastIndex(s[max(0, len(s)-2048):], "(Open file: "); i >= 0 {
+		i += max(0, len(s)-2048)
+		if i == 0 || s[i-1] == '\n' {
+			if m := sweSuffixRe.FindStringSubmatch(s[i:]); m != nil {
+				e.openFile = strings.TrimSpace(m[1])
+				if e.openFile == "n/a" {
+					e.openFile = ""
+				}
+				e.cwd = strings.TrimSpace(m[2])
+				s = strings.TrimSuffix(s[:i], "\n")
 			}
-			e.cwd = strings.TrimSpace(s[tailStart+loc[4] : tailStart+loc[5]])
-			s = s[:tailStart+loc[0]]
 		}
 	}
 	// mini-swe-agent timeout notice.

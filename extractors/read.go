@@ -37,7 +37,6 @@ func languageOf(p string) string {
 }
 
 var (
-	pyDefRe = regexp.MustCompile(`^(\s*)(?:async\s+)?(def|class)\s+([A-Za-z_]\w*)`)
 	goDefRe = regexp.MustCompile(`^(?:func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)|type\s+([A-Za-z_]\w*)|(?:var|const)\s+([A-Za-z_]\w*))`)
 	jsDefRe = regexp.MustCompile(`^(\s*)(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\*?\s+([A-Za-z_$][\w$]*)|class\s+([A-Za-z_$][\w$]*)|(?:interface|enum|type)\s+([A-Za-z_$][\w$]*)|(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=)`)
 	// cDefRe matches C-like function definitions (also decompiler output).
@@ -134,10 +133,8 @@ func analyzeFile(p, content string) fileFacts {
 		}
 		switch f.lang {
 		case "python", "cython":
-			if strings.HasPrefix(t, "def ") || strings.HasPrefix(t, "class ") || strings.HasPrefix(t, "async def ") {
-				if m := pyDefRe.FindStringSubmatch(code); m != nil {
-					addDef(m[3], m[1] == "")
-				}
+			if name := pyDefName(t); name != "" {
+				addDef(name, code == t)
 			} else if code == t && (strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "from ")) {
 				f.imports++
 			}
@@ -414,4 +411,24 @@ func lineNumber(line string) (n int, rest string, style int) {
 		return n, line[j+1:], 2
 	}
 	return 0, line, 0
+}
+
+// pyDefName returns the name a Python def/class line (indentation removed)
+// defines, or "".
+func pyDefName(t string) string {
+	t = strings.TrimPrefix(t, "async ")
+	switch {
+	case strings.HasPrefix(t, "def "):
+		t = t[4:]
+	case strings.HasPrefix(t, "class "):
+		t = t[6:]
+	default:
+		return ""
+	}
+	t = strings.TrimLeft(t, " ")
+	n := 0
+	for n < len(t) && (t[n] == '_' || t[n] >= 'a' && t[n] <= 'z' || t[n] >= 'A' && t[n] <= 'Z' || n > 0 && t[n] >= '0' && t[n] <= '9') {
+		n++
+	}
+	return t[:n]
 }

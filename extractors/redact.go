@@ -14,6 +14,8 @@ type secretRule struct {
 	// hint is a cheap substring test (lower-cased input) that must succeed
 	// for re to be tried; empty means always try.
 	hints []string
+	// exact makes the hints case-sensitive (tested on the input itself).
+	exact bool
 }
 
 // secretRules are compiled once; they are immutable after init.
@@ -34,7 +36,7 @@ var secretRules = []secretRule{
 		kind:  "github-token",
 		re:    regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})`),
 		repl:  "[REDACTED:github-token]",
-		hints: []string{"gh", "github_pat_"},
+		hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
 	},
 	{
 		kind:  "slack-token",
@@ -72,7 +74,8 @@ var secretRules = []secretRule{
 		kind:  "env",
 		re:    regexp.MustCompile(`(?m)^(\s*(?:export\s+)?[A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH)[A-Z0-9_]*\s*=\s*)([^\s\[][^\n]*)`),
 		repl:  "${1}[REDACTED:env]",
-		hints: []string{"secret", "token", "passw", "passphrase", "key", "credential", "auth"},
+		hints: []string{"SECRET", "TOKEN", "PASSW", "PASSPHRASE", "KEY", "CREDENTIAL", "AUTH"},
+		exact: true,
 	},
 	{
 		// key = "literal" anywhere, in any case, quoted (JSON, YAML, code).
@@ -98,12 +101,16 @@ func Redact(s string) string {
 	var lower string
 	for _, r := range secretRules {
 		if len(r.hints) > 0 {
-			if lower == "" {
-				lower = strings.ToLower(s)
+			hay := s
+			if !r.exact {
+				if lower == "" {
+					lower = strings.ToLower(s)
+				}
+				hay = lower
 			}
 			hit := false
 			for _, h := range r.hints {
-				if strings.Contains(lower, h) {
+				if strings.Contains(hay, h) {
 					hit = true
 					break
 				}

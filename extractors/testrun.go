@@ -110,6 +110,9 @@ func scanTests(body string) testReport {
 			}
 		}
 		if c == ' ' || c == '\t' || c == '-' {
+			if !strings.Contains(line, "--- FAIL") && !strings.Contains(line, "total") && !strings.Contains(line, "✕") && !strings.Contains(line, "×") {
+				return true
+			}
 			if m := goTestRe.FindStringSubmatch(line); m != nil {
 				addFail(m[1])
 			} else if m := jestSumRe.FindStringSubmatch(line); m != nil {

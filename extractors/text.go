@@ -3,6 +3,7 @@ package extractors
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -131,75 +132,147 @@ func (e excInfo) String() string {
 // maxExceptions bounds the distinct exceptions reported per output.
 const maxExceptions = 6
 
-// scanErrors does one pass over s and returns the distinct exceptions it
-// raised (Python tracebacks, pytest "E" lines, Go panics; first occurrence
-// order, at most maxExceptions) and the first line that looks like an error.
-// Exception lines are only recognized at the start of a line, so source code
-// that mentions exception names ("raise ValueError(...)") does not count.
+// lineAt returns the bounds of the line of s holding byte i.
+func lineAt(s string, i int) (start, end int) {
+	start = strings.LastIndexByte(s[:i], '\n') + 1
+	end = strings.IndexByte(s[i:], '\n')
+	if end < 0 {
+		end = len(s)
+	} else {
+		end += i
+	}
+	return start, end
+}
+
+// excHit is an exception found at a byte offset.
+type excHit struct {
+	pos int
+	exc excInfo
+}
+
+// scanErrors returns the distinct exceptions raised in s (Python
+// tracebacks, pytest "E" lines, Go panics; first occurrence order, at most
+// maxExceptions) and the first line that looks like an error. Exception
+// lines are only recognized at the start of a line, so source code that
+// mentions exception names ("raise ValueError(...)") does not count.
+//
+// It does not look at every line: it searches s for the few substrings an
+// error line must contain and examines only the lines they are on, so it
+// runs at memory-search speed on large outputs.
 func scanErrors(s string) (excs []excInfo, firstErr string) {
+	firstPos := len(s) + 1
+	setFirst := func(pos int, line string) {
+		if pos < firstPos {
+			firstPos, firstErr = pos, line
+		}
+	}
+	var hits []excHit
+	seenLine := map[int]bool{}
+	for _, w := range excWords {
+		for off := 0; off < len(s); {
+			i := strings.Index(s[off:], w)
+			if i < 0 {
+				break
+			}
+			i += off
+			ls, le := lineAt(s, i)
+			off = le + 1
+			if seenLine[ls] {
+				continue
+			}
+			seenLine[ls] = true
+			raw := s[ls:le]
+			if len(raw) > 2000 {
+				raw = raw[:2000]
+			}
+			line := strings.TrimRight(raw, "\r ")
+			if line == "" || (line[0] == ' ' || line[0] == '\t') && !strings.HasPrefix(strings.TrimSpace(line), "E ") {
+				continue
+			}
+			trim := strings.TrimSpace(line)
+			m := excLineRe.FindStringSubmatch(trim)
+			if m == nil {
+				continue
+			}
+			e := excInfo{name: m[1], msg: m[2]}
+			e.file, e.line = tracebackFrame(s, ls)
+			hits = append(hits, excHit{pos: ls, exc: e})
+			setFirst(ls, trim)
+		}
+	}
+	// Go panics.
+	for off := 0; off < len(s); {
+		i := strings.Index(s[off:], "panic: ")
+		if i < 0 {
+			break
+		}
+		i += off
+		ls, le := lineAt(s, i)
+		off = le + 1
+		trim := strings.TrimSpace(s[ls:min(le, ls+2000)])
+		if m := goPanicRe.FindStringSubmatch(trim); m != nil {
+			hits = append(hits, excHit{pos: ls, exc: excInfo{name: "panic", msg: m[1]}})
+			setFirst(ls, trim)
+		}
+	}
+	if i := strings.Index(s, "Traceback (most recent call last)"); i >= 0 {
+		ls, le := lineAt(s, i)
+		setFirst(ls, strings.TrimSpace(s[ls:min(le, ls+2000)]))
+	}
+	// Error-looking lines.
+	for _, h := range errHints {
+		for off := 0; off < len(s) && off < firstPos; {
+			i := strings.Index(s[off:], h)
+			if i < 0 {
+				break
+			}
+			i += off
+			ls, le := lineAt(s, i)
+			off = le + 1
+			if ls >= firstPos {
+				break
+			}
+			trim := strings.TrimSpace(s[ls:min(le, ls+2000)])
+			if errLineRe.MatchString(trim) {
+				setFirst(ls, trim)
+				break
+			}
+		}
+	}
+	// "E " lines (pytest) and "e " are covered by excLineRe when they name
+	// an exception; the first such error line still counts.
+	sort.Slice(hits, func(i, j int) bool { return hits[i].pos < hits[j].pos })
 	seen := map[string]bool{}
-	var lastFile, lastLineNo string
-	inTrace := false
-	eachLine(s, func(_ int, raw string) bool {
-		if len(raw) > 2000 {
-			raw = raw[:2000]
+	for _, h := range hits {
+		if seen[h.exc.name] || len(excs) >= maxExceptions {
+			continue
 		}
-		line := strings.TrimRight(raw, "\r ")
-		trim := strings.TrimSpace(line)
-		if trim == "" {
-			return true
-		}
-		if strings.HasPrefix(trim, "Traceback (most recent call last)") {
-			inTrace = true
-			lastFile, lastLineNo = "", ""
-			if firstErr == "" {
-				firstErr = trim
-			}
-			return true
-		}
-		if strings.HasPrefix(trim, "File \"") {
-			if m := pyFrameRe.FindStringSubmatch(line); m != nil {
-				lastFile, lastLineNo = m[1], m[2]
-			}
-			return true
-		}
-		if strings.HasPrefix(trim, "panic: ") {
-			if m := goPanicRe.FindStringSubmatch(trim); m != nil {
-				e := excInfo{name: "panic", msg: m[1]}
-				if !seen["panic"] && len(excs) < maxExceptions {
-					seen["panic"] = true
-					excs = append(excs, e)
-				}
-				if firstErr == "" {
-					firstErr = trim
-				}
-			}
-			return true
-		}
-		if hasExcWord(trim) && (line[0] != ' ' && line[0] != '\t' || strings.HasPrefix(trim, "E ")) {
-			if m := excLineRe.FindStringSubmatch(trim); m != nil {
-				name := m[1]
-				if !seen[name] && len(excs) < maxExceptions {
-					seen[name] = true
-					e := excInfo{name: name, msg: m[2]}
-					if inTrace {
-						e.file, e.line = shortPath(lastFile), lastLineNo
-					}
-					excs = append(excs, e)
-				}
-				inTrace = false
-				if firstErr == "" {
-					firstErr = trim
-				}
-				return true
-			}
-		}
-		if firstErr == "" && errLineRe.MatchString(trim) {
-			firstErr = trim
-		}
-		return true
-	})
+		seen[h.exc.name] = true
+		excs = append(excs, h.exc)
+	}
 	return excs, firstErr
+}
+
+// tracebackFrame returns the location of the innermost frame of the Python
+// traceback that ends at the line starting at ls: the last 'File "x",
+// line N' line between the last "Traceback (most recent call last)" line
+// before ls and ls. It looks back at most 64 KiB.
+func tracebackFrame(s string, ls int) (file, line string) {
+	lo := max(0, ls-64<<10)
+	win := s[lo:ls]
+	tb := strings.LastIndex(win, "Traceback (most recent call last)")
+	if tb < 0 {
+		return "", ""
+	}
+	fr := strings.LastIndex(win[tb:], "File \"")
+	if fr < 0 {
+		return "", ""
+	}
+	fs, fe := lineAt(win, tb+fr)
+	if m := pyFrameRe.FindStringSubmatch(win[fs:fe]); m != nil {
+		return shortPath(m[1]), m[2]
+	}
+	return "", ""
 }
 
 // hasExcWord is a cheap filter before excLineRe.
@@ -239,4 +312,21 @@ func detectStatus(s string) Status {
 		return StatusError
 	}
 	return StatusSuccess
+}
+
+// errHints are substrings one of which every line errLineRe matches holds;
+// they keep the regexp off most lines.
+var errHints = []string{"rror", "RROR", "atal", "ATAL", "anic", "ANIC", "not found", "NOT FOUND", "o such file", "O SUCH FILE", "ermission denied", "ERMISSION DENIED", "egmentation", "EGMENTATION", "annot find", "ANNOT FIND", "ndefined:", "NDEFINED:", "yntax"}
+
+// mayBeErrorLine is a cheap filter before errLineRe.
+func mayBeErrorLine(s string) bool {
+	if strings.HasPrefix(s, "E ") || strings.HasPrefix(s, "e ") {
+		return true
+	}
+	for _, h := range errHints {
+		if strings.Contains(s, h) {
+			return true
+		}
+	}
+	return false
 }
