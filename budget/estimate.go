@@ -5,35 +5,51 @@ import (
 	"unicode/utf8"
 )
 
-// estParams are the constants of the estimate; see estimateWith.
+// estParams are the constants of the estimate; see estimateWith and the
+// package documentation.
 type estParams struct {
-	lower  int // lowercase letters per token inside a word piece
-	upper  int // uppercase letters per token inside a word piece
-	punct  int // punctuation characters per token in a mixed run
-	repeat int // characters per token in a run of one repeated punctuation character
-	margin int // final multiplier, in percent
+	wordDiv   int // weight of one token of a word piece's lowercase part
+	wASCII    int // weight of an ASCII lowercase letter
+	w2        int // weight of a 2-byte letter (accented Latin, Greek, Cyrillic, Arabic, Hebrew)
+	w3        int // weight of a 3- or 4-byte letter or mark (CJK, kana, Hangul, Indic)
+	upper     int // ASCII capitals per token
+	punct     int // punctuation characters per token in a mixed run
+	repeat    int // characters per token in a run of one repeated punctuation character
+	spaces    int // spaces per token in a whitespace run
+	newlines  int // line breaks per token in a run of line breaks
+	marginPct int // final multiplier, in percent
 }
 
-var defaultEst = estParams{lower: 6, upper: 2, punct: 3, repeat: 8, margin: 120}
+var defaultEst = estParams{
+	wordDiv: 16, wASCII: 2, w2: 4, w3: 10, // 8 ASCII, 4 two-byte, 1.6 CJK letters per token
+	upper: 2, punct: 3, repeat: 8, spaces: 64, newlines: 8,
+	marginPct: 120,
+}
 
 // EstimateTokens returns a conservative token estimate of text for models
-// without a public tokenizer. See the package documentation for its design
-// and its measured ratio to o200k_base. It is cheap (one pass over the
-// bytes, no allocation) and safe for concurrent use.
+// without a public tokenizer (Claude, Gemini, Llama, Mistral, DeepSeek,
+// Qwen, unknown models). It splits text the way BPE pre-tokenizers do and
+// charges each piece what byte-pair encoding typically needs for it, then
+// adds a 20% safety margin; see the package documentation for the design
+// and its measured ratio to o200k_base. It makes one pass over text without
+// allocating, never panics, and is safe for concurrent use.
 func EstimateTokens(text string) int {
 	return estimateWith(text, &defaultEst)
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
+// Estimate character classes.
 const (
-	clsOther = iota
-	clsLower
-	clsUpper
-	clsDigit
-	clsSpace
-	clsNewline
-	clsHigh // byte >= 0x80
+	clsOther   = iota // ASCII punctuation and control characters
+	clsLower          // ASCII lowercase letter
+	clsUpper          // ASCII capital letter
+	clsDigit          // ASCII digit
+	clsSpace          // ASCII space, tab, vertical tab, form feed
+	clsNewline        // \r or \n
+	clsHigh           // byte >= 0x80: look at the rune
+	clsLetterX        // non-ASCII letter or mark (a rune class, never in asciiClass)
+	clsSymbolX        // other non-ASCII character (a rune class)
 )
 
 var asciiClass = func() (t [256]uint8) {
@@ -49,7 +65,7 @@ var asciiClass = func() (t [256]uint8) {
 			t[c] = clsSpace
 		case c == '\n' || c == '\r':
 			t[c] = clsNewline
-		case c >= 0x80:
+		case c >= utf8.RuneSelf:
 			t[c] = clsHigh
 		default:
 			t[c] = clsOther
@@ -58,56 +74,62 @@ var asciiClass = func() (t [256]uint8) {
 	return t
 }()
 
-// classAt returns the class of the character at s[i] and its size in
-// bytes. A non-ASCII letter of 2 bytes (Latin with accents, Greek, Cyrillic,
-// Hebrew, Arabic) counts as a lowercase letter; other non-ASCII characters
-// are clsHigh.
+// classAt returns the estimate class of the character at s[i] and its size
+// in bytes. Invalid UTF-8 bytes are clsSymbolX of size 1.
 func classAt(s string, i int) (uint8, int) {
-	c := asciiClass[s[i]]
-	if c != clsHigh {
+	if c := asciiClass[s[i]]; c != clsHigh {
 		return c, 1
 	}
 	r, size := utf8.DecodeRuneInString(s[i:])
-	if size == 2 && unicode.IsLetter(r) {
-		return clsLower, 2
+	if unicode.IsLetter(r) || unicode.Is(unicode.M, r) {
+		return clsLetterX, size
 	}
-	return clsHigh, size
+	return clsSymbolX, size
 }
 
-// estimateWith scans text once, splitting it into pieces the way the
-// o200k_base pre-tokenizer does (words with one leading space or
-// punctuation character, digit groups, punctuation runs, whitespace runs,
-// line breaks), and charges each piece what byte-pair encoding typically
-// needs for it, then applies the safety margin.
+// isWordStart reports whether class c starts or continues a word piece.
+func isWordStart(c uint8) bool { return c == clsLower || c == clsUpper || c == clsLetterX }
+
+// estimateWith scans text once, splitting it into pieces as the o200k_base
+// pre-tokenizer does (words with one leading space or punctuation
+// character, digit groups, punctuation runs, whitespace runs, line breaks)
+// and charging each piece what byte-pair encoding typically needs for it,
+// then applies the safety margin.
 func estimateWith(s string, p *estParams) int {
 	if s == "" {
 		return 0
 	}
 	units := 0
-	i := 0
-	for i < len(s) {
+	for i := 0; i < len(s); {
 		cls, size := classAt(s, i)
 		switch cls {
-		case clsLower, clsUpper:
+		case clsLower, clsUpper, clsLetterX:
 			// [Upper]*[lower]+ or [Upper]+[lower]*: one word piece.
 			up, low := 0, 0
-			for i < len(s) {
-				c, sz := classAt(s, i)
-				if c != clsUpper || low > 0 {
-					break
-				}
+			for i < len(s) && asciiClass[s[i]] == clsUpper {
 				up++
-				i += sz
+				i++
 			}
 			for i < len(s) {
 				c, sz := classAt(s, i)
-				if c != clsLower {
+				switch c {
+				case clsLower:
+					low += p.wASCII
+				case clsLetterX:
+					if sz == 2 {
+						low += p.w2
+					} else {
+						low += p.w3
+					}
+				default:
+					sz = 0
+				}
+				if sz == 0 {
 					break
 				}
-				low++
 				i += sz
 			}
-			units += ceilDiv(low, p.lower) + ceilDiv(up, p.upper)
+			units += ceilDiv(low, p.wordDiv) + ceilDiv(up, p.upper)
 			if low > 0 && up > 0 {
 				units-- // "Word": the capital merges with the rest
 			}
@@ -119,26 +141,21 @@ func estimateWith(s string, p *estParams) int {
 			}
 			units += ceilDiv(n, 3)
 		case clsOther:
-			start := i
-			same := true
+			start, same := i, true
 			for i < len(s) && asciiClass[s[i]] == clsOther {
-				if s[i] != s[start] {
-					same = false
-				}
+				same = same && s[i] == s[start]
 				i++
 			}
 			n := i - start
-			if i < len(s) {
-				if c, _ := classAt(s, i); c == clsLower || c == clsUpper {
-					n-- // the last one prefixes the next word
+			if n == 1 && i < len(s) && (start == 0 || s[start-1] != ' ') {
+				if c, _ := classAt(s, i); isWordStart(c) {
+					continue // a lone mark prefixes the next word: ".py", "_id"
 				}
 			}
-			if n > 0 {
-				if same {
-					units += ceilDiv(n, p.repeat)
-				} else {
-					units += ceilDiv(n, p.punct)
-				}
+			if same {
+				units += ceilDiv(n, p.repeat)
+			} else {
+				units += ceilDiv(n, p.punct)
 			}
 		case clsSpace:
 			n := 0
@@ -146,35 +163,35 @@ func estimateWith(s string, p *estParams) int {
 				n++
 				i++
 			}
-			next := uint8(clsNewline) // end of text: the run is one piece
-			if i < len(s) {
-				next, _ = classAt(s, i)
+			if i == len(s) {
+				units += ceilDiv(n, p.spaces)
+				break
 			}
-			switch next {
-			case clsLower, clsUpper, clsOther:
-				// One space prefixes the next word or punctuation; the
-				// rest of the run is one piece.
-				if n > 1 {
-					units++
-				}
-			case clsNewline:
+			switch c, _ := classAt(s, i); {
+			case c == clsNewline:
 				// The run belongs to the line-break piece.
+			case isWordStart(c) || c == clsOther:
+				// One space prefixes the next word or punctuation.
+				units += ceilDiv(n-1, p.spaces)
 			default:
-				// Digits and other characters take no space prefix.
-				units++
-				if n > 1 {
-					units++
-				}
+				// Digits and symbols take no space prefix.
+				units += 1 + ceilDiv(n-1, p.spaces)
 			}
 		case clsNewline:
+			n := 0
 			for i < len(s) && asciiClass[s[i]] == clsNewline {
+				n++
 				i++
 			}
-			units++
-		default: // non-ASCII symbol, CJK, emoji: byte-level fallback
-			units += size - 1
+			units += ceilDiv(n, p.newlines)
+		default: // non-ASCII symbol, punctuation, emoji; invalid bytes
+			if size == 4 {
+				units += 2
+			} else {
+				units++
+			}
 			i += size
 		}
 	}
-	return ceilDiv(units*p.margin, 100)
+	return ceilDiv(units*p.marginPct, 100)
 }

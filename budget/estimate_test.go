@@ -1,7 +1,10 @@
 package budget
 
 import (
+	"encoding/base64"
+	"encoding/hex"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"sort"
 	"strings"
@@ -115,4 +118,65 @@ func TestEstimateTestdata(t *testing.T) {
 	assert.Less(t, st.mean, 1.6)
 	assert.GreaterOrEqual(t, st.p5, 1.0)
 	assert.Greater(t, st.total, 1.0)
+}
+
+// TestEstimateTextKinds checks the estimate against o200k_base on kinds of
+// text the corpus lacks: prose in several scripts, data formats, symbols.
+// Each must be at least o200k (base64 of random bytes excepted, documented
+// as about 10% under) and, apart from degenerate runs, at most 3x.
+func TestEstimateTextKinds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	random := make([]byte, 3000)
+	for i := range random {
+		random[i] = byte(rng.UintN(256))
+	}
+	kinds := []struct {
+		name     string
+		text     string
+		min, max float64
+	}{
+		{"english", "The committee reviewed the proposal in detail and decided that the project should move forward next quarter, provided that the budget is approved. ", 1, 2},
+		{"german", "Die Kommission hat den Vorschlag ausführlich geprüft und beschlossen, dass das Projekt fortgesetzt wird. ", 1, 2},
+		{"russian", "Сегодня мы обсудили ход проекта и решили продолжить работу в следующем квартале. ", 1, 2},
+		{"arabic", "ناقشنا اليوم تقدم المشروع وقررنا المتابعة في الربع القادم. ", 1, 2},
+		{"chinese", "我们今天讨论了这个项目的进展情况，并决定下个季度继续推进。", 1, 2},
+		{"japanese", "今日はプロジェクトの進捗について話し合い、来四半期も続けることにしました。", 1, 2},
+		{"korean", "오늘 우리는 프로젝트 진행 상황을 논의하고 다음 분기에도 계속하기로 했습니다. ", 1, 2.5},
+		{"hindi", "आज हमने परियोजना की प्रगति पर चर्चा की और अगली तिमाही में जारी रखने का निर्णय लिया। ", 1, 3},
+		{"emoji", "🎉👍🏽🚀✨🔥 ", 1, 2},
+		{"go", "func (c *Counter) Count(text string) int {\n\tif text == \"\" {\n\t\treturn 0\n\t}\n\treturn len(text) / 4\n}\n", 1, 2},
+		{"json", `{"id": 12345, "name": "example", "tags": ["a", "b"], "active": true, "score": 0.875}, `, 1, 2},
+		{"numbers", "3.14159265358979 2718281828 1,234,567 ", 1, 2},
+		{"uuid", "550e8400-e29b-41d4-a716-446655440000 ", 1, 2},
+		{"hex", hex.EncodeToString(random[:1000]), 1, 2},
+		{"base64", base64.StdEncoding.EncodeToString(random), 0.85, 2},
+		{"spaces", strings.Repeat(" ", 800), 1, 10},
+		{"dots", strings.Repeat(".", 500), 1, 10},
+	}
+	enc, err := loadEncoder(EncodingO200k)
+	require.NoError(t, err)
+	for _, k := range kinds {
+		t.Run(k.name, func(t *testing.T) {
+			text := k.text
+			for len(text) < 2000 {
+				text += k.text
+			}
+			exact, est := enc.count(text), EstimateTokens(text)
+			ratio := float64(est) / float64(exact)
+			t.Logf("o200k %d, estimate %d, ratio %.2f", exact, est, ratio)
+			assert.GreaterOrEqual(t, ratio, k.min)
+			assert.LessOrEqual(t, ratio, k.max)
+		})
+	}
+}
+
+func TestEstimateEdgeCases(t *testing.T) {
+	assert.Zero(t, EstimateTokens(""))
+	for _, s := range []string{" ", "\n", "a", "A", "1", ".", "é", "日", "🎉", "\xff", "\xe6\x97", " \xff ", "a\x00b"} {
+		assert.Positive(t, EstimateTokens(s), "%q", s)
+	}
+	// Monotone in repetition: more text never estimates fewer tokens.
+	for _, s := range splitSamples {
+		assert.LessOrEqual(t, EstimateTokens(s), EstimateTokens(s+s), "%q", s)
+	}
 }
