@@ -3,7 +3,6 @@ package extractors
 import (
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 )
 
@@ -144,11 +143,25 @@ func lineAt(s string, i int) (start, end int) {
 	return start, end
 }
 
-// excHit is an exception found at a byte offset.
-type excHit struct {
-	pos int
-	exc excInfo
-}
+// scanTriggers are the substrings that put a line under examination by
+// scanErrors: exception name endings, Go panics, tracebacks and words of
+// error lines. triggerByFirst indexes them by first byte.
+var (
+	scanTriggers = []string{
+		"Error", "Exception", "Exit", "Interrupt", "Failure", "Warning", "Fault", "DoesNotExist",
+		"NotFound", "Invalid", "Denied", "Timeout", "Abort", "Iteration",
+		"panic: ", "Traceback (most recent call last)",
+		"rror", "RROR", "atal", "ATAL", "anic", "ANIC", "not found", "NOT FOUND", "o such file",
+		"O SUCH FILE", "ermission denied", "ERMISSION DENIED", "egmentation", "EGMENTATION",
+		"annot find", "ANNOT FIND", "ndefined:", "NDEFINED:", "yntax",
+	}
+	triggerByFirst = func() (t [256][]string) {
+		for _, w := range scanTriggers {
+			t[w[0]] = append(t[w[0]], w)
+		}
+		return t
+	}()
+)
 
 // scanErrors returns the distinct exceptions raised in s (Python
 // tracebacks, pytest "E" lines, Go panics; first occurrence order, at most
@@ -156,99 +169,73 @@ type excHit struct {
 // lines are only recognized at the start of a line, so source code that
 // mentions exception names ("raise ValueError(...)") does not count.
 //
-// It does not look at every line: it searches s for the few substrings an
-// error line must contain and examines only the lines they are on, so it
-// runs at memory-search speed on large outputs.
+// It makes one pass over s, examining only the lines that hold one of a
+// few trigger substrings, so it runs at memory-scan speed on large outputs.
 func scanErrors(s string) (excs []excInfo, firstErr string) {
-	firstPos := len(s) + 1
-	setFirst := func(pos int, line string) {
-		if pos < firstPos {
-			firstPos, firstErr = pos, line
-		}
-	}
-	var hits []excHit
-	seenLine := map[int]bool{}
-	for _, w := range excWords {
-		for off := 0; off < len(s); {
-			i := strings.Index(s[off:], w)
-			if i < 0 {
-				break
-			}
-			i += off
-			ls, le := lineAt(s, i)
-			off = le + 1
-			if seenLine[ls] {
-				continue
-			}
-			seenLine[ls] = true
-			raw := s[ls:le]
-			if len(raw) > 2000 {
-				raw = raw[:2000]
-			}
-			line := strings.TrimRight(raw, "\r ")
-			if line == "" || (line[0] == ' ' || line[0] == '\t') && !strings.HasPrefix(strings.TrimSpace(line), "E ") {
-				continue
-			}
-			trim := strings.TrimSpace(line)
-			m := excLineRe.FindStringSubmatch(trim)
-			if m == nil {
-				continue
-			}
-			e := excInfo{name: m[1], msg: m[2]}
-			e.file, e.line = tracebackFrame(s, ls)
-			hits = append(hits, excHit{pos: ls, exc: e})
-			setFirst(ls, trim)
-		}
-	}
-	// Go panics.
-	for off := 0; off < len(s); {
-		i := strings.Index(s[off:], "panic: ")
-		if i < 0 {
-			break
-		}
-		i += off
-		ls, le := lineAt(s, i)
-		off = le + 1
-		trim := strings.TrimSpace(s[ls:min(le, ls+2000)])
-		if m := goPanicRe.FindStringSubmatch(trim); m != nil {
-			hits = append(hits, excHit{pos: ls, exc: excInfo{name: "panic", msg: m[1]}})
-			setFirst(ls, trim)
-		}
-	}
-	if i := strings.Index(s, "Traceback (most recent call last)"); i >= 0 {
-		ls, le := lineAt(s, i)
-		setFirst(ls, strings.TrimSpace(s[ls:min(le, ls+2000)]))
-	}
-	// Error-looking lines.
-	for _, h := range errHints {
-		for off := 0; off < len(s) && off < firstPos; {
-			i := strings.Index(s[off:], h)
-			if i < 0 {
-				break
-			}
-			i += off
-			ls, le := lineAt(s, i)
-			off = le + 1
-			if ls >= firstPos {
-				break
-			}
-			trim := strings.TrimSpace(s[ls:min(le, ls+2000)])
-			if errLineRe.MatchString(trim) {
-				setFirst(ls, trim)
-				break
-			}
-		}
-	}
-	// "E " lines (pytest) and "e " are covered by excLineRe when they name
-	// an exception; the first such error line still counts.
-	sort.Slice(hits, func(i, j int) bool { return hits[i].pos < hits[j].pos })
 	seen := map[string]bool{}
-	for _, h := range hits {
-		if seen[h.exc.name] || len(excs) >= maxExceptions {
+	examine := func(ls, le int) {
+		raw := s[ls:le]
+		if len(raw) > 2000 {
+			raw = raw[:2000]
+		}
+		line := strings.TrimRight(raw, "\r ")
+		trim := strings.TrimSpace(line)
+		if trim == "" {
+			return
+		}
+		isErr := false
+		switch {
+		case strings.HasPrefix(trim, "Traceback (most recent call last)"):
+			isErr = true
+		case strings.HasPrefix(trim, "panic: "):
+			if m := goPanicRe.FindStringSubmatch(trim); m != nil {
+				isErr = true
+				if !seen["panic"] && len(excs) < maxExceptions {
+					seen["panic"] = true
+					excs = append(excs, excInfo{name: "panic", msg: m[1]})
+				}
+			}
+		case line[0] != ' ' && line[0] != '\t' || strings.HasPrefix(trim, "E "):
+			if m := excLineRe.FindStringSubmatch(trim); m != nil {
+				isErr = true
+				if !seen[m[1]] && len(excs) < maxExceptions {
+					seen[m[1]] = true
+					e := excInfo{name: m[1], msg: m[2]}
+					e.file, e.line = tracebackFrame(s, ls)
+					excs = append(excs, e)
+				}
+			}
+		}
+		if !isErr && firstErr == "" && errLineRe.MatchString(trim) {
+			isErr = true
+		}
+		if isErr && firstErr == "" {
+			firstErr = trim
+		}
+	}
+	ls := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\n' {
+			ls = i + 1
 			continue
 		}
-		seen[h.exc.name] = true
-		excs = append(excs, h.exc)
+		cands := triggerByFirst[c]
+		hit := c == 'E' && i == ls && i+1 < len(s) && s[i+1] == ' '
+		for k := 0; !hit && k < len(cands); k++ {
+			hit = strings.HasPrefix(s[i:], cands[k])
+		}
+		if !hit {
+			continue
+		}
+		le := strings.IndexByte(s[i:], '\n')
+		if le < 0 {
+			le = len(s)
+		} else {
+			le += i
+		}
+		examine(ls, le)
+		i = le - 1 // the loop moves to the newline, which starts the next line
 	}
 	return excs, firstErr
 }
@@ -275,17 +262,6 @@ func tracebackFrame(s string, ls int) (file, line string) {
 	return "", ""
 }
 
-// hasExcWord is a cheap filter before excLineRe.
-func hasExcWord(s string) bool {
-	for _, w := range excWords {
-		if strings.Contains(s, w) {
-			return true
-		}
-	}
-	return false
-}
-
-var excWords = []string{"Error", "Exception", "Exit", "Interrupt", "Failure", "Warning", "Fault", "DoesNotExist", "NotFound", "Invalid", "Denied", "Timeout", "Abort", "Iteration"}
 
 // shortPath trims long absolute paths to their last 3 elements.
 func shortPath(p string) string {
@@ -312,21 +288,4 @@ func detectStatus(s string) Status {
 		return StatusError
 	}
 	return StatusSuccess
-}
-
-// errHints are substrings one of which every line errLineRe matches holds;
-// they keep the regexp off most lines.
-var errHints = []string{"rror", "RROR", "atal", "ATAL", "anic", "ANIC", "not found", "NOT FOUND", "o such file", "O SUCH FILE", "ermission denied", "ERMISSION DENIED", "egmentation", "EGMENTATION", "annot find", "ANNOT FIND", "ndefined:", "NDEFINED:", "yntax"}
-
-// mayBeErrorLine is a cheap filter before errLineRe.
-func mayBeErrorLine(s string) bool {
-	if strings.HasPrefix(s, "E ") || strings.HasPrefix(s, "e ") {
-		return true
-	}
-	for _, h := range errHints {
-		if strings.Contains(s, h) {
-			return true
-		}
-	}
-	return false
 }
