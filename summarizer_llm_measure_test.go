@@ -1,0 +1,220 @@
+package compact
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentcompact/compact/budget"
+	"github.com/agentcompact/compact/internal/trajectory"
+	"github.com/agentcompact/compact/prompts"
+	"github.com/stretchr/testify/require"
+	"github.com/tmc/langchaingo/llms"
+)
+
+var summarizerCorpus = flag.String("summarizer-corpus", "../shared/eval/trajectories",
+	"folder of JSONL agent trajectories for TestSummarizerCorpusMeasure (skipped when absent)")
+
+// scriptedSummarizerModel is an offline stand-in for a summarizer model. It
+// reads the prompt like a compliant model would: the narrative names the
+// first user request it sees (in the previous summary or the transcript),
+// the key points are the most recent condensed tool outputs, the entities
+// the file names of the previous summary and the transcript; it keeps its
+// JSON reply within the call's MaxTokens. Every failEvery-th call fails
+// with a 503 and every badEvery-th call returns prose (0 disables).
+type scriptedSummarizerModel struct {
+	count               func(string) int
+	failEvery, badEvery int
+	calls               int
+}
+
+func (m *scriptedSummarizerModel) Call(ctx context.Context, prompt string, options ...llms.CallOption) (string, error) {
+	return llms.GenerateFromSinglePrompt(ctx, m, prompt, options...)
+}
+
+func (m *scriptedSummarizerModel) GenerateContent(_ context.Context, msgs []llms.MessageContent, options ...llms.CallOption) (*llms.ContentResponse, error) {
+	m.calls++
+	if m.failEvery > 0 && m.calls%m.failEvery == 0 {
+		return nil, errors.New("API returned unexpected status code: 503: overloaded")
+	}
+	if m.badEvery > 0 && m.calls%m.badEvery == 0 {
+		return textReply("Sure! The agent worked on the repository."), nil
+	}
+	var o llms.CallOptions
+	for _, f := range options {
+		f(&o)
+	}
+	user := msgs[len(msgs)-1].Parts[0].(llms.TextContent).Text
+	s := prompts.Summary{Summary: "The agent continued the task."}
+	if i := strings.Index(user, "role=user>\n"); i >= 0 {
+		first := user[i+len("role=user>\n"):]
+		first, _, _ = strings.Cut(first, "\n</message>")
+		s.Summary = "The user asked: " + firstWords(first, 40)
+	}
+	if i := strings.Index(user, `{"summary":"`); i >= 0 {
+		prev := user[i+len(`{"summary":"`):]
+		prev, _, _ = strings.Cut(prev, `"`)
+		s.Summary = firstWords(prev, 40) + " Since then the agent continued."
+	}
+	seen := map[string]bool{}
+	for _, w := range strings.FieldsFunc(user, func(r rune) bool {
+		return !(r == '/' || r == '_' || r == '.' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) {
+		w = strings.Trim(w, ".-/")
+		if ext := filepath.Ext(w); (ext == ".py" || ext == ".go" || ext == ".js" || ext == ".txt" || ext == ".cfg") && len(w) < 120 && !seen[w] {
+			seen[w] = true
+			s.Context.DomainEntities = append(s.Context.DomainEntities, w)
+		}
+	}
+	if len(s.Context.DomainEntities) > prompts.MaxItems {
+		s.Context.DomainEntities = s.Context.DomainEntities[len(s.Context.DomainEntities)-prompts.MaxItems:]
+	}
+	for _, line := range strings.Split(user, "\n") {
+		if strings.HasPrefix(line, "[✓") || strings.HasPrefix(line, "[❌") || strings.HasPrefix(line, "[⚠") {
+			s.KeyPoints = append(s.KeyPoints, firstWords(line, 30))
+		}
+	}
+	if len(s.KeyPoints) > prompts.MaxKeyPoints {
+		s.KeyPoints = s.KeyPoints[len(s.KeyPoints)-prompts.MaxKeyPoints:]
+	}
+	reply := prompts.MarshalSummary(s)
+	for o.MaxTokens > 0 && m.count(reply) > o.MaxTokens && (len(s.KeyPoints) > 0 || len(s.Context.DomainEntities) > 0) {
+		if len(s.KeyPoints) > 0 {
+			s.KeyPoints = s.KeyPoints[1:]
+		} else {
+			s.Context.DomainEntities = s.Context.DomainEntities[1:]
+		}
+		reply = prompts.MarshalSummary(s)
+	}
+	return textReply(reply), nil
+}
+
+// firstWords returns the first n words of s, at most 300 bytes.
+func firstWords(s string, n int) string {
+	w := strings.Fields(s)
+	if len(w) > n {
+		w = w[:n]
+	}
+	out := strings.Join(w, " ")
+	if len(out) > 300 {
+		out = strings.ToValidUTF8(out[:300], "")
+	}
+	return out
+}
+
+// TestSummarizerCorpusMeasure replays the evaluation corpus turn by turn
+// through the engine with the LLM summarizer over a scripted model, and
+// prints summarizer calls per run, tokens per call and the share of
+// summarizing compactions that fell back to the rule-based digest. Run with
+// -v; it is skipped when the corpus folder is absent.
+func TestSummarizerCorpusMeasure(t *testing.T) {
+	if testing.Short() {
+		t.Skip("corpus measurement skipped in -short mode")
+	}
+	files, err := trajectory.Files(*summarizerCorpus)
+	if err != nil || len(files) == 0 {
+		t.Skipf("no trajectories in %s", *summarizerCorpus)
+	}
+	counter, err := budget.NewCounter("gpt-4o")
+	require.NoError(t, err)
+
+	type config struct {
+		name                string
+		window              int
+		failEvery, badEvery int
+	}
+	for _, cfg := range []config{
+		{name: "faithful", window: 16_000},
+		{name: "faithful", window: 32_000},
+		{name: "flaky (every 4th call 503, every 7th prose)", window: 32_000, failEvery: 4, badEvery: 7},
+	} {
+		var (
+			runs, summarizing, fellBack, llmMode, shrunk, trimmedCalls int
+			callsPerRun, inTok, outTok, attempts                       []int
+			total                                                      SummarizerStats
+			modes                                                      = map[string]int{}
+		)
+		for _, f := range files {
+			msgs, err := trajectory.ReadFile(f)
+			require.NoError(t, err)
+			model := &scriptedSummarizerModel{count: counter.Count, failEvery: cfg.failEvery, badEvery: cfg.badEvery}
+			c, err := New(WithContextWindow(cfg.window), WithSummarizer(model),
+				WithLLMSummarizerOptions(WithSummarizerSleep(func(ctx context.Context, _ time.Duration) error { return ctx.Err() })))
+			require.NoError(t, err)
+			s := NewSession(filepath.Base(f))
+			runs++
+			runCalls := 0
+			for i := 1; i <= len(msgs); i++ {
+				if i < len(msgs) && msgs[i].Role != llms.ChatMessageTypeAI {
+					continue
+				}
+				var st SummarizerStats
+				res, err := c.Compact(ContextWithSummarizerStats(context.Background(), &st), s, msgs[:i])
+				require.NoError(t, err, "%s call %d", f, i)
+				total.add(st)
+				if st.Calls == 0 {
+					continue
+				}
+				runCalls += st.Calls
+				summarizing++
+				attempts = append(attempts, st.Attempts)
+				inTok = append(inTok, st.InputTokens/max(st.Attempts, 1))
+				outTok = append(outTok, st.OutputTokens/max(st.Attempts, 1))
+				if st.Shrunk > 0 {
+					shrunk++
+				}
+				if st.TrimmedMessages > 0 {
+					trimmedCalls++
+				}
+				if res.Event != nil {
+					modes[res.Event.Mode]++
+				}
+				if st.Failures > 0 || (res.Event != nil && (res.Event.Mode == ModeFallback || res.Event.Err != nil)) {
+					fellBack++
+				} else {
+					llmMode++
+				}
+			}
+			callsPerRun = append(callsPerRun, runCalls)
+		}
+		t.Logf("%s, window %d, %d runs: summarizer calls per run mean %.2f, median %d, max %d (total %d; %d kept the LLM summary, %d fell back = %.1f%%)",
+			cfg.name, cfg.window, runs, measureMean(callsPerRun), measurePct(callsPerRun, 50), measurePct(callsPerRun, 100), total.Calls, llmMode, fellBack,
+			100*float64(fellBack)/float64(max(summarizing, 1)))
+		t.Logf("  per Summarize call: model attempts mean %.2f, max %d; input tokens per attempt mean %.0f, p50 %d, p95 %d, max %d; output tokens per attempt mean %.0f, p95 %d, max %d",
+			measureMean(attempts), measurePct(attempts, 100), measureMean(inTok), measurePct(inTok, 50), measurePct(inTok, 95), measurePct(inTok, 100), measureMean(outTok), measurePct(outTok, 95), measurePct(outTok, 100))
+		t.Logf("  summaries shrunk by rules: %d of %d; transcripts trimmed (oldest left out): %d; messages cut: %d; retries %d, transport errors %d, validation errors %d, next-model fallbacks %d",
+			shrunk, summarizing, trimmedCalls, total.CutMessages, total.Retries, total.TransportErrors, total.ValidationErrors, total.ModelFallbacks)
+		t.Logf("  event modes of the summarizing compactions: %v", modes)
+		require.Equal(t, summarizing, llmMode+fellBack)
+		if cfg.failEvery == 0 && cfg.badEvery == 0 {
+			require.Zero(t, fellBack, "a compliant model never falls back")
+		}
+	}
+}
+
+func measureMean(xs []int) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	sum := 0
+	for _, x := range xs {
+		sum += x
+	}
+	return float64(sum) / float64(len(xs))
+}
+
+// pct returns the p-th percentile (nearest rank) of xs; p=100 is the max.
+func measurePct(xs []int, p int) int {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]int(nil), xs...)
+	sort.Ints(s)
+	i := (p*len(s) + 99) / 100
+	return s[min(max(i-1, 0), len(s)-1)]
+}
