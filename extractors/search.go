@@ -16,6 +16,7 @@ type searchOpts struct {
 	filesOnly bool     // output lists file names (grep -l, find, find_file)
 	counts    bool     // grep -c
 	multi     bool     // output lines start with a file name
+	context   bool     // -A/-B/-C: context lines are printed too
 }
 
 var (
@@ -128,6 +129,9 @@ func searchSummary(tool string, o searchOpts, env envelope) ToolSummary {
 			// Single file: "12:text" matches, "12-text" context lines.
 			if _, rest, ok := cutLineNo(line); ok && strings.HasPrefix(rest, "-") {
 				return true
+			}
+			if o.context && isLiteral(o.pattern) && !strings.Contains(line, o.pattern) {
+				return true // a context line
 			}
 			matches++
 		}
@@ -306,4 +310,9 @@ func listEntries(tool, line string) []string {
 		return strings.Fields(t)
 	}
 	return []string{t}
+}
+
+// isLiteral reports whether a grep pattern has no regexp syntax.
+func isLiteral(p string) bool {
+	return p != "" && !strings.ContainsAny(p, `\.^$*+?()[]{}|`)
 }

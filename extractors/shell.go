@@ -408,6 +408,9 @@ func grepOpts(c simpleCmd) searchOpts {
 				k++
 			}
 		case a == "--include" || a == "--exclude" || a == "-A" || a == "-B" || a == "-C" || a == "-m" || a == "--max-count" || a == "-g" || a == "--glob" || a == "-t" || a == "--type" || a == "-f":
+			if a == "-A" || a == "-B" || a == "-C" {
+				o.context = true
+			}
 			k++
 		case strings.HasPrefix(a, "--"):
 			if a == "--files-with-matches" {
@@ -435,6 +438,9 @@ func grepOpts(c simpleCmd) searchOpts {
 			}
 			if strings.Contains(flags, "H") {
 				recursive = true
+			}
+			if strings.ContainsAny(flags, "ABC") {
+				o.context = true
 			}
 			if strings.ContainsAny(flags, "ABCm") && !isDigits(strings.TrimLeft(flags, "ABCmnirRlLchHwvEFPIos")) {
 				// -A3 style carries its value; a bare -A takes the next arg.
