@@ -163,7 +163,7 @@ func (c *Compactor) runLocked(ctx context.Context, s *Session, in []llms.Message
 					return nil, nil, ctx.Err()
 				}
 				if c.o.abortOnFailure {
-					return nil, nil, fmt.Errorf("%w: summarize %d messages: %w", ErrSummarizer, len(newDrops), sumErr)
+					return nil, nil, fmt.Errorf("%w: %w", ErrSummarizer, sumErr)
 				}
 				ev.Err, ev.ErrText = sumErr, sumErr.Error()
 				ns.Stats.Fallbacks++
@@ -571,8 +571,12 @@ func (c *Compactor) summarize(ctx context.Context, w *work, prev *SummaryRecord,
 	var err error
 	calls := 0
 	if c.summarizer != nil {
-		calls = 1
-		rec, err = c.summarizer.Summarize(ctx, req)
+		var st SummarizerStats
+		rec, err = c.summarizer.Summarize(ContextWithSummarizerStats(ctx, &st), req)
+		calls = st.Attempts
+		if st.Calls == 0 {
+			calls = 1 // a custom summarizer that does not report its calls
+		}
 		if err == nil && strings.TrimSpace(rec.Summary) == "" {
 			err = errors.New("summarizer returned an empty summary")
 		}
