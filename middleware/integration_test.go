@@ -40,8 +40,10 @@ func (listTool) Call(_ context.Context, in string) (string, error) {
 
 type grepTool struct{}
 
-func (grepTool) Name() string        { return "grep" }
-func (grepTool) Description() string { return "Searches the Go files of the current directory; input: a string." }
+func (grepTool) Name() string { return "grep" }
+func (grepTool) Description() string {
+	return "Searches the Go files of the current directory; input: a string."
+}
 func (grepTool) Call(_ context.Context, in string) (string, error) {
 	names, _ := os.ReadDir(".")
 	var b strings.Builder

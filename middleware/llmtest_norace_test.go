@@ -15,4 +15,3 @@ import (
 func TestConformanceMockLLM(t *testing.T) {
 	llmtest.TestLLM(t, Wrap(conformanceMock(), newCompactor(t, 128_000)))
 }
-
