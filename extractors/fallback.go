@@ -24,7 +24,7 @@ func fallbackExtract(call Call, output string) ToolSummary {
 		s.KeyFacts = append(s.KeyFacts, "Output: empty")
 		return s
 	}
-	s.KeyFacts = append(s.KeyFacts, fmt.Sprintf("Output: %d lines, %s", lines, humanBytes(len(output))))
+	s.KeyFacts = append(s.KeyFacts, fmt.Sprintf("Output: %d %s, %s", lines, plural(lines, "line", "lines"), humanBytes(len(output))))
 	first, last := firstLine(output), lastLine(output)
 	if first != "" {
 		s.KeyFacts = append(s.KeyFacts, "First: "+shorten(first, 120))

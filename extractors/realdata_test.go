@@ -39,4 +39,3 @@ func loadRealOutputs(tb testing.TB) map[string]realOutput {
 }
 
 func (r realOutput) call() Call { return Call{ID: r.ID, Name: r.Tool, Arguments: r.Arguments} }
-

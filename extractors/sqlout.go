@@ -28,7 +28,6 @@ func sqlSummary(tool, query string, env envelope) ToolSummary {
 	var header []string
 	rows, declared := 0, -1
 	var prev string
-	sawSep := false
 	errLine := ""
 	eachLine(body, func(_ int, line string) bool {
 		line = strings.TrimRight(line, "\r ")
@@ -49,11 +48,10 @@ func sqlSummary(tool, query string, env envelope) ToolSummary {
 			return true
 		}
 		if sqlSepRe.MatchString(t) {
-			if !sawSep && prev != "" {
+			if header == nil && prev != "" {
 				header = splitRow(prev)
 				rows = 0
 			}
-			sawSep = true
 			return true
 		}
 		rows++

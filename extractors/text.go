@@ -108,7 +108,7 @@ var (
 	// goFrameRe matches a Go stack frame location: "\t/path/x.go:12 +0x1d".
 	goFrameRe = regexp.MustCompile(`^\s+(\S+\.go):(\d+)`)
 	// errLineRe matches lines that announce an error.
-	errLineRe = regexp.MustCompile(`(?i)^(?:\S+:\d+(?::\d+)?:\s*)?(?:error|fatal|fatal error|panic|E)(?:\[[^\]]*\])?[:!]\s|(?i)\b(?:command not found|no such file or directory|permission denied|segmentation fault|syntaxerror|cannot find|undefined:|not found$)`)
+	errLineRe = regexp.MustCompile(`(?i)^(?:[\w./-]+:\s*)?(?:\S+:\d+(?::\d+)?:\s*)?(?:error|fatal|fatal error|panic|E)(?:\[[^\]]*\])?[:!]\s|(?i)\b(?:command not found|no such file|permission denied|segmentation fault|syntaxerror|cannot find|undefined:|not found$)|\*\*\* .*Error \d+`)
 )
 
 // excInfo is one exception seen in an output.
@@ -261,7 +261,6 @@ func tracebackFrame(s string, ls int) (file, line string) {
 	}
 	return "", ""
 }
-
 
 // shortPath trims long absolute paths to their last 3 elements.
 func shortPath(p string) string {

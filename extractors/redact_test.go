@@ -1,0 +1,47 @@
+package extractors
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestRedact(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"aws key", "id AKIAIOSFODNN7EXAMPLE ok", "id [REDACTED:aws-key] ok"},
+		{"github token", "token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB", "token [REDACTED:github-token]"},
+		{"github pat", "github_pat_11ABCDEFG0123456789_abcdefghijklmnop", "[REDACTED:github-token]"},
+		{"slack token", "xoxb-123456789012-abcdefghijklmnop", "[REDACTED:slack-token]"},
+		{"openai key", "key=sk-proj-abcdefghijklmnopqrstuvwxyz0123456789", "key=[REDACTED:api-key]"},
+		{"anthropic key", "sk-ant-api03-abcdefghijklmnopqrstuvwxyz", "[REDACTED:api-key]"},
+		{"private key", "a\n-----BEGIN RSA PRIVATE KEY-----\nMIIEvQIB\nabc\n-----END RSA PRIVATE KEY-----\nb", "a\n[REDACTED:private-key]\nb"},
+		{"truncated private key", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1r", "[REDACTED:private-key]"},
+		{"url password", "postgres://admin:hunter2@db:5432/app", "postgres://admin:[REDACTED:password]@db:5432/app"},
+		{"env line", "DB_PASSWORD=s3cr3t!\nDEBUG=1", "DB_PASSWORD=[REDACTED:env]\nDEBUG=1"},
+		{"env export", "export GITHUB_TOKEN=abc123def", "export GITHUB_TOKEN=[REDACTED:env]"},
+		{"json password", `{"password": "hunter22", "user": "bob"}`, `{"password": "[REDACTED:secret]", "user": "bob"}`},
+		{"code api key", `api_key = 'abcd1234'`, `api_key = "[REDACTED:secret]"`},
+		{"bearer", "Authorization: Bearer abcdefghijklmnopqrstuvwxyz012345", "Authorization: Bearer [REDACTED:token]"},
+		{"jwt", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "[REDACTED:jwt]"},
+		{"plain code untouched", "def password_reset(self, password):\n    return self.password == password", "def password_reset(self, password):\n    return self.password == password"},
+		{"url without password", "https://example.com/a@b", "https://example.com/a@b"},
+		{"short", "AKIA", "AKIA"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Redact(tc.in)
+			assert.Equal(t, tc.want, got)
+			assert.Equal(t, got, Redact(got), "idempotent")
+		})
+	}
+}
+
+func TestRedactLargeInput(t *testing.T) {
+	in := strings.Repeat("token: ghp_0123456789abcdefghijklmnopqrstuvwxyzAB\nplain line\n", 20000)
+	out := Redact(in)
+	assert.NotContains(t, out, "ghp_0123")
+	assert.Equal(t, 20000, strings.Count(out, "[REDACTED:github-token]"))
+}
