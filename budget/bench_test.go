@@ -2,6 +2,7 @@ package budget
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -15,7 +16,7 @@ import (
 func benchText(b *testing.B) string {
 	b.Helper()
 	var sb strings.Builder
-	for _, msgs := range loadDir(b, "testdata") {
+	for _, msgs := range testdataMessages(b) {
 		for _, m := range msgs {
 			for _, s := range messageTexts(m) {
 				sb.WriteString(s)
@@ -24,6 +25,22 @@ func benchText(b *testing.B) string {
 		}
 	}
 	return sb.String()
+}
+
+// testdataMessages returns the testdata trajectories in file-name order.
+func testdataMessages(tb testing.TB) [][]llms.MessageContent {
+	tb.Helper()
+	trajs := loadDir(tb, "testdata")
+	names := make([]string, 0, len(trajs))
+	for name := range trajs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	out := make([][]llms.MessageContent, len(names))
+	for i, name := range names {
+		out[i] = trajs[name]
+	}
+	return out
 }
 
 var plainOnce sync.Once
@@ -82,7 +99,7 @@ func BenchmarkCount(b *testing.B) {
 func benchMessages(b *testing.B, n int) ([]llms.MessageContent, int64) {
 	b.Helper()
 	var base []llms.MessageContent
-	for _, msgs := range loadDir(b, "testdata") {
+	for _, msgs := range testdataMessages(b) {
 		base = append(base, msgs...)
 	}
 	out := make([]llms.MessageContent, n)

@@ -5,22 +5,72 @@ import (
 	"math"
 )
 
-// bpeHeapMin is the piece length from which bpeCount merges with a heap
+// bpeHeapMin is the piece length from which bpeRanks.count merges with a heap
 // (O(n log n)) instead of rescanning all pairs per merge (O(n^2), faster for
 // the short pieces that make up nearly all text).
 const bpeHeapMin = 128
 
-// bpeCount returns how many tokens byte-pair encoding turns piece into,
+// bpeRanks holds an encoding's merge ranks: every token's rank by its
+// bytes, and for speed the ranks of all two-byte tokens in a flat table.
+type bpeRanks struct {
+	ranks map[string]int
+	pairs []int32 // pairs[b0<<8|b1] = rank of the token b0 b1, or -1
+}
+
+func newBPERanks(ranks map[string]int) *bpeRanks {
+	r := &bpeRanks{ranks: ranks, pairs: make([]int32, 1<<16)}
+	for i := range r.pairs {
+		r.pairs[i] = -1
+	}
+	for tok, rank := range ranks {
+		if len(tok) == 2 && rank >= 0 && rank <= math.MaxInt32 {
+			r.pairs[int(tok[0])<<8|int(tok[1])] = int32(rank)
+		}
+	}
+	return r
+}
+
+// rank returns the rank of the token with bytes s, or math.MaxInt.
+func (r *bpeRanks) rank(s string) int {
+	if len(s) == 2 {
+		if v := r.pairs[int(s[0])<<8|int(s[1])]; v >= 0 {
+			return int(v)
+		}
+		return math.MaxInt
+	}
+	if v, ok := r.ranks[s]; ok {
+		return v
+	}
+	return math.MaxInt
+}
+
+// isToken reports whether s is a single token.
+func (r *bpeRanks) isToken(s string) bool {
+	switch len(s) {
+	case 0:
+		return false
+	case 1:
+		return true // every byte is a token in o200k_base and cl100k_base
+	case 2:
+		return r.pairs[int(s[0])<<8|int(s[1])] >= 0
+	}
+	_, ok := r.ranks[s]
+	return ok
+}
+
+// count returns how many tokens byte-pair encoding turns piece into,
 // merging the lowest-ranked adjacent pair first (leftmost on ties), as
 // tiktoken-go's bytePairEncode does.
-func bpeCount(piece string, ranks map[string]int) int {
+func (r *bpeRanks) count(piece string) int {
 	switch {
+	case r.isToken(piece):
+		return 1
 	case len(piece) <= 1:
 		return len(piece)
 	case len(piece) >= bpeHeapMin:
-		return bpeCountHeap(piece, ranks)
+		return r.countHeap(piece)
 	}
-	return bpeCountScan(piece, ranks)
+	return r.countScan(piece)
 }
 
 // bpePart is a part of a piece: where it starts and the rank of merging it
@@ -29,7 +79,7 @@ type bpePart struct {
 	start, rank int
 }
 
-func bpeCountScan(piece string, ranks map[string]int) int {
+func (r *bpeRanks) countScan(piece string) int {
 	var buf [bpeHeapMin + 1]bpePart
 	parts := buf[:len(piece)+1]
 	for i := range parts {
@@ -37,9 +87,7 @@ func bpeCountScan(piece string, ranks map[string]int) int {
 	}
 	rank := func(i int) int { // rank of parts i..i+1 merged
 		if i+2 < len(parts) {
-			if r, ok := ranks[piece[parts[i].start:parts[i+2].start]]; ok {
-				return r
-			}
+			return r.rank(piece[parts[i].start:parts[i+2].start])
 		}
 		return math.MaxInt
 	}
@@ -83,9 +131,9 @@ func (h *pairHeap) Pop() any {
 	return x
 }
 
-// bpeCountHeap is bpeCountScan with a doubly linked list of parts and a
-// heap of candidate merges; stale heap entries are skipped.
-func bpeCountHeap(piece string, ranks map[string]int) int {
+// countHeap is countScan with a doubly linked list of parts and a heap of
+// candidate merges; stale heap entries are skipped.
+func (r *bpeRanks) countHeap(piece string) int {
 	n := len(piece)
 	next := make([]int, n+1) // next[start] = start of the following part
 	prev := make([]int, n+1)
@@ -99,10 +147,7 @@ func bpeCountHeap(piece string, ranks map[string]int) int {
 		if b >= n {
 			return math.MaxInt
 		}
-		if r, ok := ranks[piece[a:next[b]]]; ok {
-			return r
-		}
-		return math.MaxInt
+		return r.rank(piece[a:next[b]])
 	}
 	h := make(pairHeap, 0, n)
 	for i := 0; i < n-1; i++ {

@@ -79,7 +79,7 @@ var encodingSpecs = map[string]encodingSpec{
 // it. It is immutable after construction and safe for concurrent use.
 type encoder struct {
 	name  string
-	ranks map[string]int        // BPE merge ranks of the encoding
+	ranks *bpeRanks             // BPE merge ranks of the encoding
 	next  func(string, int) int // its split pattern as a scanner
 }
 
@@ -101,11 +101,7 @@ func (e *encoder) count(text string) int {
 		if j <= i || j > len(text) { // cannot happen; never loop or panic
 			j = len(text)
 		}
-		if _, ok := e.ranks[text[i:j]]; ok {
-			n++
-		} else {
-			n += bpeCount(text[i:j], e.ranks)
-		}
+		n += e.ranks.count(text[i:j])
 		i = j
 	}
 	return n
@@ -149,7 +145,7 @@ func buildEncoder(name string, spec encodingSpec) (*encoder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("budget: parse embedded encoding %s: %w", spec.file, err)
 	}
-	return &encoder{name: name, ranks: ranks, next: spec.next}, nil
+	return &encoder{name: name, ranks: newBPERanks(ranks), next: spec.next}, nil
 }
 
 // parseRanks parses a .tiktoken file: one "base64(token) rank" per line.

@@ -127,7 +127,7 @@ func TestBPEHeapMatchesScan(t *testing.T) {
 		if len(s) > bpeHeapMin {
 			continue
 		}
-		assert.Equal(t, bpeCountScan(s, enc.ranks), bpeCountHeap(s, enc.ranks), "%q", s)
+		assert.Equal(t, enc.ranks.countScan(s), enc.ranks.countHeap(s), "%q", s)
 	}
 }
 
@@ -153,7 +153,38 @@ func FuzzCountMatchesTiktoken(f *testing.F) {
 			require.Equal(t, regexpPieces(t, cRegexp, s), scannerPieces(nextCL100k, s), "cl100k split %q", s)
 		}
 		if len(s) >= 2 && len(s) <= bpeHeapMin {
-			require.Equal(t, bpeCountScan(s, o.ranks), bpeCountHeap(s, o.ranks), "heap %q", s)
+			require.Equal(t, o.ranks.countScan(s), o.ranks.countHeap(s), "heap %q", s)
 		}
 	})
+}
+
+// TestEveryByteIsAToken backs bpeRanks.isToken's shortcut for 1-byte
+// pieces and checks the two-byte table against the map.
+func TestEveryByteIsAToken(t *testing.T) {
+	for _, name := range []string{EncodingO200k, EncodingCL100k} {
+		enc, err := loadEncoder(name)
+		require.NoError(t, err)
+		for b := 0; b < 256; b++ {
+			_, ok := enc.ranks.ranks[string([]byte{byte(b)})]
+			require.True(t, ok, "%s byte %#x", name, b)
+		}
+		pairs := 0
+		for tok, rank := range enc.ranks.ranks {
+			if len(tok) == 2 {
+				pairs++
+				require.Equal(t, rank, enc.ranks.rank(tok))
+			}
+		}
+		assert.Equal(t, pairs, countNonNegative(enc.ranks.pairs), name)
+	}
+}
+
+func countNonNegative(xs []int32) int {
+	n := 0
+	for _, x := range xs {
+		if x >= 0 {
+			n++
+		}
+	}
+	return n
 }
