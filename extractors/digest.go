@@ -16,6 +16,7 @@ const (
 	maxDigestQuestions    = 8
 	maxDigestEntities     = 60
 	maxDigestItemBytes    = 200
+	maxInstructionBytes   = 160
 	maxDigestPrevious     = 4000
 )
 
@@ -176,7 +177,7 @@ func (n *digestBuilder) userText(txt string) {
 			continue
 		}
 		if instructionRe.MatchString(sent) {
-			n.d.Instructions = append(n.d.Instructions, sent)
+			n.d.Instructions = append(n.d.Instructions, shortenWords(sent, maxInstructionBytes))
 		}
 	}
 }
@@ -229,13 +230,13 @@ func (n *digestBuilder) finish(prev Digest) Digest {
 		all = append(all, old...)
 		return dedupe(all, max)
 	}
-	d.FilesRead = merge(d.FilesRead, prev.FilesRead, maxDigestFiles)
-	d.FilesModified = merge(d.FilesModified, prev.FilesModified, maxDigestFiles)
+	d.FilesRead = samePathOnce(merge(d.FilesRead, prev.FilesRead, maxDigestFiles))
+	d.FilesModified = samePathOnce(merge(d.FilesModified, prev.FilesModified, maxDigestFiles))
 	d.Commands = merge(d.Commands, prev.Commands, maxDigestCommands)
 	d.Errors = merge(d.Errors, prev.Errors, maxDigestErrors)
 	d.Instructions = merge(d.Instructions, prev.Instructions, maxDigestInstructions)
 	d.Questions = merge(d.Questions, prev.Questions, maxDigestQuestions)
-	d.Entities = merge(d.Entities, prev.Entities, maxDigestEntities)
+	d.Entities = samePathOnce(foldCase(merge(d.Entities, prev.Entities, maxDigestEntities)))
 	d.Previous = Redact(strings.ToValidUTF8(strings.TrimSpace(shorten(prev.Previous, maxDigestPrevious)), "\uFFFD"))
 	return d
 }
@@ -255,6 +256,41 @@ func dedupe(in []string, max int) []string {
 		}
 		seen[s] = true
 		out = append(out, s)
+	}
+	return out
+}
+
+// samePathOnce drops a path when a kept (more recent) one names the same
+// file relative to another directory: "/repo/src/a.py" after "src/a.py"
+// and the reverse. It returns a new slice.
+func samePathOnce(paths []string) []string {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		dup := false
+		for _, q := range out {
+			if strings.HasSuffix(p, "/"+q) || strings.HasSuffix(q, "/"+p) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// foldCase drops items equal, ignoring case, to an earlier one. It returns
+// a new slice.
+func foldCase(items []string) []string {
+	seen := make(map[string]bool, len(items))
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		k := strings.ToLower(it)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, it)
+		}
 	}
 	return out
 }

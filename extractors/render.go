@@ -29,6 +29,10 @@ func (d Digest) sections() (order []digestSection, priority []int) {
 	return order, priority
 }
 
+// shares are the parts of the budget each category (in reading order) may
+// take in Render's first round.
+var shares = []float64{0.30, 0.20, 0.10, 0.15, 0.15, 0.15, 0.10}
+
 // header is the first line of a rendered digest.
 func (d Digest) header() string {
 	h := "Summary of " + itoa(d.Messages) + " earlier messages"
@@ -115,26 +119,39 @@ func (d Digest) Render(maxTokens int, count func(string) int) string {
 		picks = append(picks, pick{sec})
 		return true
 	}
-	fill := func(sec int) {
-		for _, it := range order[sec].items {
-			if !tryAdd(sec, it) {
+	// Round one gives each category at most its share of the budget, so a
+	// flood of one kind (say, forty instructions) cannot crowd out the
+	// rest; round two hands what is left out in priority order.
+	spent := make([]int, len(order))
+	fill := func(sec int, share float64) {
+		limit := maxTokens
+		if share > 0 {
+			limit = int(share * float64(maxTokens))
+		}
+		for _, it := range order[sec].items[len(chosen[sec]):] {
+			before := used
+			if spent[sec] >= limit || !tryAdd(sec, it) {
 				return
 			}
+			spent[sec] += used - before
 		}
 	}
-	// Before the previous summary: the first five categories in priority.
 	for _, sec := range prio[:5] {
-		fill(sec)
+		fill(sec, shares[sec])
 	}
 	prevText := ""
 	if p := strings.TrimSpace(d.Previous); p != "" {
-		prevText = d.fitPrevious(p, maxTokens-used-count("Previous summary: ")-1, count)
+		room := min(maxTokens-used, int(0.3*float64(maxTokens))) - count("Previous summary: ") - 1
+		prevText = d.fitPrevious(p, room, count)
 		if prevText != "" {
 			used += count("Previous summary: "+prevText) + 1
 		}
 	}
 	for _, sec := range prio[5:] {
-		fill(sec)
+		fill(sec, shares[sec])
+	}
+	for _, sec := range prio {
+		fill(sec, 0)
 	}
 	render := func() string {
 		var b strings.Builder

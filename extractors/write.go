@@ -95,7 +95,7 @@ func writeExtract(call Call, output string) ToolSummary {
 		s.Metadata[MetaError] = msg
 		s.KeyFacts = appendExceptions(s.KeyFacts, s.Metadata, body)
 		if n := nameInLine(msg); n != "" && s.Metadata[MetaExceptions] == "" {
-			s.Metadata[MetaExceptions] = msg
+			s.Metadata[MetaExceptions] = n + " (" + msg + ")"
 			s.KeyFacts = append(s.KeyFacts, "Exceptions: "+n)
 		}
 		return s

@@ -14,7 +14,7 @@ func TestBuiltins(t *testing.T) {
 		e, ok := extractors.Builtin(fam)
 		assert.True(t, ok)
 		t.Run(fam, func(t *testing.T) {
-			extractortest.RunWith(t, e, extractortest.Options{SkipHuge: testing.Short()})
+			extractortest.RunWith(t, e, extractortest.Options{Tools: []string{"tool", fam}, SkipHuge: testing.Short()})
 		})
 	}
 }
