@@ -43,6 +43,15 @@ func IsOverflowError(err error) bool {
 	if errors.As(err, &le) && le.Code != "" && le.Code != llms.ErrCodeTokenLimit && le.Code != llms.ErrCodeInvalidRequest && le.Code != llms.ErrCodeUnknown {
 		return false
 	}
+	return overflowText(err, 0)
+}
+
+// overflowText matches the overflow messages in the text of err and of the
+// errors it wraps (an *llms.Error does not print its cause).
+func overflowText(err error, depth int) bool {
+	if err == nil || depth > 16 {
+		return false
+	}
 	s := strings.ToLower(err.Error())
 	if strings.Contains(s, "rate limit") || strings.Contains(s, "per min") || strings.Contains(s, "quota") {
 		return false
@@ -50,6 +59,16 @@ func IsOverflowError(err error) bool {
 	for _, p := range overflowPatterns {
 		if strings.Contains(s, p) {
 			return true
+		}
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		return overflowText(u.Unwrap(), depth+1)
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			if overflowText(e, depth+1) {
+				return true
+			}
 		}
 	}
 	return false

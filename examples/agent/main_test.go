@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// project writes a small Go module with several files to explore.
+func project(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	write := func(name, body string) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644))
+	}
+	write("go.mod", "module example.com/demo\n\ngo 1.22\n")
+	for i := 0; i < 6; i++ {
+		var b strings.Builder
+		fmt.Fprintf(&b, "package demo\n\n// Thing%d is a thing.\ntype Thing%d struct{ n int }\n\n// NewThing%d returns a thing.\nfunc NewThing%d() *Thing%d { return &Thing%d{} }\n", i, i, i, i, i, i)
+		for k := 0; k < 60; k++ {
+			fmt.Fprintf(&b, "\n// Method%d of Thing%d adds %d.\nfunc (t *Thing%d) Method%d() int { return t.n + %d }\n", k, i, k, i, k, k)
+		}
+		write(fmt.Sprintf("thing%d.go", i), b.String())
+	}
+	write("README.md", "# demo\n")
+	return dir
+}
+
+func TestRunOffline(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go vet needs the go command")
+	}
+	t.Setenv("OPENAI_API_KEY", "")
+	dir := project(t)
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"-dir", dir, "-window", "6000", "-files", "6"}, &out, &errb)
+	require.Equal(t, 0, code, "stderr: %s\nstdout: %s", errb.String(), out.String())
+	s := out.String()
+	assert.Contains(t, s, "agent: scripted (offline, deterministic)")
+	assert.Contains(t, s, "· list_dir . → 8 entries")
+	assert.Contains(t, s, `· grep "^func New" → 6 matches`)
+	assert.Regexp(t, `read 6 files \(thing0.go, .*thing5.go\)`, s)
+	assert.Contains(t, s, "ran go vet (go vet .: no issues found)")
+	assert.Regexp(t, `#1 at call \d+: (trigger|emergency), mode \w+, depth \d`, s)
+	assert.Contains(t, s, "Final summary:")
+	assert.Regexp(t, `Totals: 10 model calls in [0-9.]+s; the agent built [0-9,]+ tokens in all, [0-9,]+ were sent \(\d+% saved\); [1-9]\d* compactions`, s)
+	// Every call was sent within the budget.
+	rows := regexp.MustCompile(`(?m)^\s+(\d+)\s+([0-9,]+)/(\d+)\s+([0-9,]+)/(\d+)\s+([0-9,]+)`).FindAllStringSubmatch(s, -1)
+	require.Len(t, rows, 10)
+	for _, r := range rows {
+		sent, budget := atoi(t, r[4]), atoi(t, r[6])
+		assert.LessOrEqual(t, sent, budget, "call %s", r[1])
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	var n int
+	_, err := fmt.Sscan(strings.ReplaceAll(s, ",", ""), &n)
+	require.NoError(t, err)
+	return n
+}
+
+func TestFlags(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{name: "help", args: []string{"-h"}, code: 0, want: "Usage: go run ./examples/agent"},
+		{name: "window too small", args: []string{"-window", "10"}, code: 2, want: "-window 10"},
+		{name: "unknown flag", args: []string{"-nope"}, code: 2, want: "flag provided but not defined"},
+		{name: "stray argument", args: []string{"extra"}, code: 2, want: "unexpected arguments"},
+		{name: "missing dir", args: []string{"-offline", "-dir", "/does/not/exist"}, code: 1, want: "not a directory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := run(context.Background(), tt.args, &out, &errb)
+			assert.Equal(t, tt.code, code)
+			assert.Contains(t, errb.String(), tt.want)
+		})
+	}
+}
+
+func TestHelpDocumentsEveryFlag(t *testing.T) {
+	var errb bytes.Buffer
+	require.Equal(t, 0, run(context.Background(), []string{"-h"}, &bytes.Buffer{}, &errb))
+	for _, f := range []string{"-dir", "-window", "-model", "-ollama", "-offline", "-files", "-max-iterations", "-task", "-llm-summarizer", "-quiet"} {
+		assert.Contains(t, errb.String(), "  "+f, "flag %s", f)
+	}
+	assert.Contains(t, errb.String(), "OPENAI_API_KEY")
+}
