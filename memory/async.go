@@ -1,0 +1,128 @@
+package memory
+
+import (
+	"context"
+	"errors"
+)
+
+// scheduleLocked queues a background compaction of the session, or marks
+// one pending when one is running: at most one runs at a time, and a burst
+// of turns during a run costs one more run. Requires m.mu.
+func (m *Memory) scheduleLocked() {
+	if !m.async {
+		return
+	}
+	if m.running {
+		m.pending = true
+		return
+	}
+	m.running = true
+	m.idle = make(chan struct{})
+	if !m.pool.submit(m.background) {
+		// The shared pool was closed: compact synchronously from now on.
+		m.log.Warn("memory: worker pool closed; compacting synchronously", "session", m.o.sessionID)
+		m.async, m.running = false, false
+		close(m.idle)
+	}
+}
+
+// background runs compactions until none is pending.
+func (m *Memory) background() {
+	for {
+		m.engineMu.Lock()
+		_, perr, err := m.runEngine(context.Background(), "")
+		m.engineMu.Unlock()
+		if err == nil {
+			err = perr
+		}
+		m.mu.Lock()
+		if err != nil {
+			m.log.Error("memory: background compaction", "session", m.o.sessionID, "err", err)
+			if m.bgErr == nil {
+				m.bgErr = err
+			}
+		}
+		if m.pending {
+			m.pending = false
+			m.mu.Unlock()
+			continue
+		}
+		m.running = false
+		close(m.idle)
+		m.mu.Unlock()
+		return
+	}
+}
+
+// Flush waits until no background compaction of the session is running or
+// pending, and returns the first background error since the last Flush (nil
+// in synchronous mode). ctx bounds the wait.
+func (m *Memory) Flush(ctx context.Context) error {
+	for {
+		m.mu.Lock()
+		if !m.running {
+			err := m.bgErr
+			m.bgErr = nil
+			m.mu.Unlock()
+			return err
+		}
+		idle := m.idle
+		m.mu.Unlock()
+		select {
+		case <-idle:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// Close flushes (waits for the running and pending background compactions),
+// closes the Memory's private worker pool, and saves state that a failed
+// save left unsaved. Later calls of SaveContext, LoadMemoryVariables, Clear
+// and Compact return ErrClosed; Summaries, Records, Stats and Verify keep
+// working. Close neither closes the history nor the store, which the caller
+// owns. It is idempotent and returns the first error met.
+func (m *Memory) Close() error {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil
+	}
+	m.closed = true
+	m.mu.Unlock()
+	err := m.Flush(context.Background())
+	if m.own {
+		m.pool.Close()
+	}
+	m.mu.Lock()
+	dirty := m.dirty
+	m.mu.Unlock()
+	if dirty {
+		m.engineMu.Lock()
+		serr := m.saveDirty(context.Background())
+		m.engineMu.Unlock()
+		err = errors.Join(err, serr)
+	}
+	return err
+}
+
+// saveDirty saves the state once; a conflict means another writer saved a
+// newer state, which supersedes this one. Requires m.engineMu.
+func (m *Memory) saveDirty(ctx context.Context) error {
+	m.mu.Lock()
+	st, from, gen := m.stateLocked(), m.stored, m.gen
+	m.mu.Unlock()
+	v, err := m.store.Save(ctx, st, from)
+	if errors.Is(err, ErrConflict) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	m.mu.Lock()
+	if m.gen == gen {
+		m.version, m.stored, m.dirty = v, len(st.Chain), false
+	}
+	m.mu.Unlock()
+	return nil
+}

@@ -1,0 +1,110 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"testing"
+
+	compact "github.com/agentcompact/compact"
+	"github.com/tmc/langchaingo/llms"
+	lcmemory "github.com/tmc/langchaingo/memory"
+)
+
+// benchTurn is one SaveContext + LoadMemoryVariables.
+func benchTurn(b *testing.B, mem interface {
+	SaveContext(context.Context, map[string]any, map[string]any) error
+	LoadMemoryVariables(context.Context, map[string]any) (map[string]any, error)
+}, in, out string) {
+	ctx := context.Background()
+	if err := mem.SaveContext(ctx, map[string]any{"input": in}, map[string]any{"output": out}); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := mem.LoadMemoryVariables(ctx, nil); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkTurn measures one turn (SaveContext + LoadMemoryVariables, string
+// history) of a conversation that already holds N turns of real text, for
+// this package's Memory (exact o200k token counts, compaction) and for
+// langchaingo's ConversationTokenBuffer at the same token limit (it counts
+// with llms.CountTokens, which falls back to len(runes)/4 offline). The
+// conversation is restored to N turns every N/10 timed turns, so the
+// figures stand for N to 1.1 N turns.
+func BenchmarkTurn(b *testing.B) {
+	ins, outs := corpusTexts(b)
+	text := func(i int) (string, string) { return ins[i%len(ins)], outs[(i*7)%len(outs)] }
+	log.SetOutput(io.Discard) // llms.CountTokens logs a warning on every call
+	b.Cleanup(func() { log.SetOutput(nil) })
+	for _, limit := range []int{2000, 8000, 32000} {
+		for _, n := range []int{100, 500, 2000} {
+			seg := max(10, n/10)
+			b.Run(fmt.Sprintf("ours/limit=%d/turns=%d", limit, n), func(b *testing.B) {
+				c, err := compact.New(compact.WithContextWindow(limit), compact.WithReservedOutput(0))
+				if err != nil {
+					b.Fatal(err)
+				}
+				store := NewMemoryStore()
+				h := NewChatHistory()
+				m := New(c, WithChatHistory(h), WithStore(store))
+				for i := 0; i < n; i++ {
+					in, out := text(i)
+					benchTurn(b, m, in, out)
+				}
+				msgs, _ := h.Messages(context.Background())
+				st, _ := store.Load(context.Background(), DefaultSessionID)
+				restore := func() *Memory {
+					s := NewMemoryStore()
+					if st.Version > 0 {
+						st2 := st
+						st2.Version = 0
+						if _, err := s.Save(context.Background(), st2, 0); err != nil {
+							b.Fatal(err)
+						}
+					}
+					m := New(c, WithChatHistory(NewChatHistory(msgs...)), WithStore(s))
+					if _, err := m.LoadMemoryVariables(context.Background(), nil); err != nil {
+						b.Fatal(err)
+					}
+					return m
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if i%seg == 0 {
+						b.StopTimer()
+						m = restore()
+						b.StartTimer()
+					}
+					in, out := text(n + i%seg)
+					benchTurn(b, m, in, out)
+				}
+			})
+			b.Run(fmt.Sprintf("langchaingo/limit=%d/turns=%d", limit, n), func(b *testing.B) {
+				model := &scriptedModel{}
+				h := lcmemory.NewChatMessageHistory()
+				m := lcmemory.NewConversationTokenBuffer(model, limit, lcmemory.WithChatHistory(h))
+				for i := 0; i < n; i++ {
+					in, out := text(i)
+					benchTurn(b, m, in, out)
+				}
+				msgs, _ := h.Messages(context.Background())
+				msgs = append([]llms.ChatMessage(nil), msgs...)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if i%seg == 0 {
+						b.StopTimer()
+						h := lcmemory.NewChatMessageHistory(lcmemory.WithPreviousMessages(append([]llms.ChatMessage(nil), msgs...)))
+						m = lcmemory.NewConversationTokenBuffer(model, limit, lcmemory.WithChatHistory(h))
+						b.StartTimer()
+					}
+					in, out := text(n + i%seg)
+					benchTurn(b, m, in, out)
+				}
+			})
+		}
+	}
+}

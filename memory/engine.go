@@ -1,0 +1,277 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	compact "github.com/agentcompact/compact"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// maxSaveAttempts bounds how often a compaction is redone after version
+// conflicts with other writers of the same session.
+const maxSaveAttempts = 8
+
+// syncState brings the Memory up to date: the stored state when the store
+// holds a version it has not adopted (or at first use), then the history.
+// The state is read before the history, so that the history read holds at
+// least every message the state refers to.
+func (m *Memory) syncState(ctx context.Context) error {
+	m.mu.Lock()
+	loaded, ver := m.loaded, m.version
+	m.mu.Unlock()
+	if loaded {
+		v, err := m.store.Version(ctx, m.o.sessionID)
+		if err != nil {
+			return fmt.Errorf("memory: read state version of session %q: %w", m.o.sessionID, err)
+		}
+		if v == ver {
+			return m.refresh(ctx)
+		}
+	}
+	st, err := m.store.Load(ctx, m.o.sessionID)
+	if err != nil {
+		return fmt.Errorf("memory: load state of session %q: %w", m.o.sessionID, err)
+	}
+	if err := m.refresh(ctx); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.loaded || st.Version != m.version {
+		m.adoptLocked(st)
+	}
+	return nil
+}
+
+// adoptLocked makes st the Memory's compaction state, after checking it
+// against the history; a state that does not match the history is
+// replaced by a fresh one (its version kept, so the next save replaces it).
+func (m *Memory) adoptLocked(st State) {
+	m.loaded = true
+	if st.Version == 0 {
+		m.version = 0
+		m.stored = 0
+		return
+	}
+	sess, err := m.checkStateLocked(st)
+	if err != nil {
+		m.log.Warn("memory: stored state does not match the history; compaction state reset",
+			"session", m.o.sessionID, "version", st.Version, "err", err)
+		m.resetLocked()
+		m.version = st.Version
+		return
+	}
+	m.sess = sess
+	m.chain = st.Chain
+	m.stored = len(st.Chain)
+	m.verified = len(st.Chain)
+	m.version = st.Version
+	m.seen = st.HistoryLen
+	m.view = cachedView{}
+	m.gen++
+	m.rebuildWindowLocked(st.UpTo)
+}
+
+func (m *Memory) checkStateLocked(st State) (*compact.Session, error) {
+	n := len(m.entries)
+	switch {
+	case st.HistoryLen > n:
+		return nil, fmt.Errorf("state saved over %d messages, history holds %d", st.HistoryLen, n)
+	case st.UpTo < m.lead || st.UpTo > n:
+		return nil, fmt.Errorf("summarized-up-to position %d outside [%d, %d]", st.UpTo, m.lead, n)
+	}
+	at := func(i int) llms.ChatMessage { return m.entries[i].msg }
+	for i, r := range st.Chain {
+		if i < m.verified && i < len(m.chain) && m.chain[i].ID == r.ID && m.chain[i].SHA256 == r.SHA256 {
+			continue // already checked in this process
+		}
+		if err := verifyRecord(r, n, at); err != nil {
+			return nil, err
+		}
+	}
+	return sessionFrom(st.Engine, m.o.sessionID)
+}
+
+// stateLocked returns the state to save.
+func (m *Memory) stateLocked() State {
+	js, err := m.sess.MarshalJSON()
+	if err != nil {
+		js = nil
+		m.log.Error("memory: encode engine state", "session", m.o.sessionID, "err", err)
+	}
+	return State{SessionID: m.o.sessionID, Version: m.version, UpTo: m.start, HistoryLen: m.seen,
+		Engine: js, Chain: m.chain, UpdatedAt: time.Now().UTC()}
+}
+
+// runEngine runs one engine call over the current window (compacting when
+// the trigger says so, or at once when force is a reason), records the
+// outcome (audit record, window move, cached view) and saves the state
+// when it changed. On a version conflict it adopts the newer state and
+// runs again. It must be called with m.engineMu held. A failed save is
+// logged and returned as persistErr; the compaction itself stands and is
+// saved with the next one.
+func (m *Memory) runEngine(ctx context.Context, force string) (res *compact.Result, persistErr error, err error) {
+	if m.c == nil {
+		return nil, nil, m.cErr
+	}
+	for range maxSaveAttempts {
+		if err := m.syncState(ctx); err != nil {
+			return nil, nil, err
+		}
+		m.mu.Lock()
+		msgs := m.win[:len(m.win):len(m.win)]
+		sess, gen, n := m.sess, m.gen, len(m.entries)
+		m.mu.Unlock()
+		if force != "" {
+			res, err = m.c.CompactNow(ctx, sess, msgs, force)
+		} else {
+			res, err = m.c.Compact(ctx, sess, msgs)
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("memory: compact session %q: %w", m.o.sessionID, err)
+		}
+		m.mu.Lock()
+		if m.gen != gen {
+			m.mu.Unlock()
+			continue // the state was replaced meanwhile: run again on the new one
+		}
+		m.seen = n
+		if res.Compacted {
+			m.recordCompactionLocked(res, n)
+			m.dirty = true
+		}
+		changed := m.dirty
+		m.view = m.buildViewLocked(res, n)
+		var st State
+		from := m.stored
+		if changed {
+			st = m.stateLocked()
+		}
+		m.mu.Unlock()
+		if !changed {
+			return res, nil, nil
+		}
+		v, err := m.store.Save(ctx, st, from)
+		if errors.Is(err, ErrConflict) {
+			continue // syncState adopts the newer state on the next attempt
+		}
+		if err != nil {
+			m.log.Error("memory: save compaction state", "session", m.o.sessionID, "err", err)
+			return res, fmt.Errorf("memory: save state of session %q: %w", m.o.sessionID, err), nil
+		}
+		m.mu.Lock()
+		if m.gen == gen {
+			m.version = v
+			m.stored = len(st.Chain)
+			m.dirty = false
+		}
+		m.mu.Unlock()
+		return res, nil, nil
+	}
+	return nil, nil, fmt.Errorf("memory: compact session %q: %d attempts: %w", m.o.sessionID, maxSaveAttempts, ErrConflict)
+}
+
+// recordCompactionLocked appends the audit record of a new summary and
+// moves the window past what the chain now covers.
+func (m *Memory) recordCompactionLocked(res *compact.Result, n int) {
+	newRec := false
+	if ev := res.Event; ev != nil && ev.SummaryID != "" && res.Summary != nil && res.Summary.ID == ev.SummaryID {
+		pos := make(map[string]int, m.lead+n-m.start)
+		for i := 0; i < m.lead && i < n; i++ {
+			pos[m.entries[i].wid] = i
+		}
+		for i := m.start; i < n; i++ {
+			pos[m.entries[i].wid] = i
+		}
+		rec := Record{SummaryRecord: *res.Summary}
+		for _, id := range res.Summary.OriginalMessageIDs {
+			if p, ok := pos[id]; ok {
+				rec.Positions = append(rec.Positions, p)
+			}
+		}
+		sort.Ints(rec.Positions)
+		rec.OriginalMessageIDs = make([]string, len(rec.Positions))
+		msgs := make([]llms.ChatMessage, len(rec.Positions))
+		for k, p := range rec.Positions {
+			rec.OriginalMessageIDs[k] = m.entries[p].full
+			msgs[k] = m.entries[p].msg
+		}
+		sum, err := HashMessages(msgs)
+		if err != nil {
+			m.log.Error("memory: hash summarized messages", "session", m.o.sessionID, "err", err)
+		}
+		rec.SHA256 = sum
+		m.chain = append(m.chain, rec)
+		newRec = true
+	}
+	m.moveWindowLocked(n, len(res.Repairs) == 0)
+	if newRec {
+		m.chain[len(m.chain)-1].UpTo = m.start
+	}
+}
+
+// moveWindowLocked moves the window's start past the covered messages (at
+// most up to n - minWindow, never onto a tool or system message) and
+// rewrites the engine state for the new window; it also trims the engine
+// state's chain to the record in force. canShift is false when the engine
+// repaired its input: its ids may then differ from the window's.
+func (m *Memory) moveWindowLocked(n int, canShift bool) {
+	newStart := m.start
+	if canShift {
+		covered := make(map[string]struct{})
+		for _, id := range m.sess.Covered() {
+			covered[id] = struct{}{}
+		}
+		x, limit := m.start, n-m.o.minWindow
+		for x < limit {
+			if _, ok := covered[m.entries[x].wid]; !ok {
+				break
+			}
+			x++
+		}
+		for x > m.start {
+			if t := m.entries[x].mc.Role; t != llms.ChatMessageTypeTool && t != llms.ChatMessageTypeSystem {
+				break
+			}
+			x--
+		}
+		newStart = x
+	}
+	shift := newStart - m.start
+	var remap map[string]string
+	if shift > 0 {
+		remap = make(map[string]string, m.lead+len(m.entries)-newStart)
+		count := make(map[string]int, len(remap))
+		for i := range m.entries {
+			if i >= m.lead && i < newStart {
+				continue
+			}
+			e := m.entries[i]
+			count[e.base]++
+			remap[e.wid] = idFor(e.base, count[e.base])
+		}
+	}
+	js, err := m.sess.MarshalJSON()
+	if err == nil {
+		js, err = rewriteEngineState(js, remap, shift)
+	}
+	var sess *compact.Session
+	if err == nil {
+		sess, err = sessionFrom(js, m.o.sessionID)
+	}
+	if err != nil {
+		if !m.formWarned {
+			m.formWarned = true
+			m.log.Warn("memory: cannot rewrite the engine state; the window stays where it is", "err", err)
+		}
+		return
+	}
+	m.sess = sess
+	if shift > 0 {
+		m.rebuildWindowLocked(newStart)
+	}
+}

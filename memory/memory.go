@@ -1,0 +1,483 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/budget"
+	"github.com/tmc/langchaingo/llms"
+	lcmemory "github.com/tmc/langchaingo/memory"
+	"github.com/tmc/langchaingo/schema"
+)
+
+// ErrClosed is returned by the methods of a Memory after Close.
+var ErrClosed = errors.New("memory: closed")
+
+// Memory is a schema.Memory that compacts the conversation it remembers.
+// Until the first compaction it behaves exactly like langchaingo's
+// memory.ConversationBuffer with the same options; from then on
+// LoadMemoryVariables returns the active context: the summary in force
+// followed by the messages it does not cover (old tool outputs masked to
+// their key facts). The original messages always stay in the history; the
+// summary is never written into it. See the package documentation.
+//
+// A Memory is safe for concurrent use. Engine work (compaction) for its
+// session runs one call at a time.
+type Memory struct {
+	c    *compact.Compactor
+	cErr error
+	o    options
+	hist schema.ChatMessageHistory
+	inc  IncrementalHistory
+	// store and log are set once by New.
+	store Store
+	log   *slog.Logger
+	pool  *Pool
+	own   bool // the pool is private: Close closes it
+
+	engineMu sync.Mutex // one engine call (and its save) at a time
+	histMu   sync.Mutex // calls into the history, one at a time
+
+	mu         sync.Mutex
+	entries    []entry
+	fullCount  map[string]int // base id -> occurrences in the history
+	winCount   map[string]int // base id -> occurrences in the window
+	win        []llms.MessageContent
+	lead       int // leading system messages of the history
+	start      int // the window's start (summarized-up-to position)
+	epoch      uint64
+	epochKnown bool
+	histNil    bool // the history's last Messages() result was nil
+	sess       *compact.Session
+	chain      []Record
+	version    int64
+	stored     int  // chain records known to be in the store
+	verified   int  // chain records checked against the history
+	dirty      bool // state changed since the last successful save
+	loaded     bool
+	seen       int    // history length of the last engine call
+	gen        uint64 // incremented whenever the state is replaced
+	view       cachedView
+	lossy      bool // the history drops tool calls or tool messages
+	formWarned bool
+	closed     bool
+	async      bool
+	running    bool
+	pending    bool
+	idle       chan struct{}
+	bgErr      error
+}
+
+var _ schema.Memory = (*Memory)(nil)
+
+// New returns a Memory compacting with c. A nil c means a compactor with
+// the engine's defaults (compact.New()); if that fails, the methods that need
+// the engine return its error. Options are applied in order; nil options
+// are ignored.
+func New(c *compact.Compactor, opts ...Option) *Memory {
+	o := defaultOptions()
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	m := &Memory{c: c, o: o, store: o.store, log: o.logger,
+		fullCount: map[string]int{}, winCount: map[string]int{}}
+	if m.c == nil {
+		m.c, m.cErr = compact.New()
+		if m.cErr != nil {
+			m.cErr = fmt.Errorf("memory: default compactor: %w", m.cErr)
+		}
+	}
+	if m.store == nil {
+		m.store = NewMemoryStore()
+	}
+	if m.log == nil {
+		m.log = slog.New(slog.DiscardHandler)
+	}
+	m.hist = o.history
+	if m.hist == nil {
+		if hs, ok := m.store.(HistoryStore); ok {
+			m.hist = hs.History(o.sessionID)
+		}
+	}
+	if m.hist == nil {
+		m.hist = NewChatHistory()
+	}
+	m.inc, _ = m.hist.(IncrementalHistory)
+	m.sess = compact.NewSession(o.sessionID)
+	switch {
+	case o.pool != nil:
+		m.pool, m.async = o.pool, true
+	case o.workers > 0:
+		m.pool, m.own, m.async = NewPool(o.workers), true, true
+	}
+	return m
+}
+
+// SessionID returns the id of the Memory's session.
+func (m *Memory) SessionID() string { return m.o.sessionID }
+
+// ChatHistory returns the history holding the original messages.
+func (m *Memory) ChatHistory() schema.ChatMessageHistory { return m.hist }
+
+// GetMemoryKey returns the memory key (default "history").
+func (m *Memory) GetMemoryKey(context.Context) string { return m.o.memoryKey }
+
+// MemoryVariables returns the one variable the Memory loads: its memory key.
+func (m *Memory) MemoryVariables(context.Context) []string { return []string{m.o.memoryKey} }
+
+// LoadMemoryVariables returns the active context under the memory key: a
+// buffer string (human and AI prefixes, see the package documentation for
+// the summary line), or with WithReturnMessages a new []llms.ChatMessage
+// owned by the caller. In synchronous mode it runs the engine over the
+// history, compacting when the trigger says so; in async mode it never
+// compacts and returns the latest background result plus the messages
+// saved since. The inputs are not used.
+func (m *Memory) LoadMemoryVariables(ctx context.Context, _ map[string]any) (map[string]any, error) {
+	msgs, summary, empty, err := m.context(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if m.o.returnMessages {
+		if len(msgs) == 0 && empty {
+			msgs = nil
+		}
+		return map[string]any{m.o.memoryKey: msgs}, nil
+	}
+	s, err := render(msgs, summary, m.o.humanPrefix, m.o.aiPrefix)
+	if err != nil {
+		return nil, fmt.Errorf("memory: render history: %w", err)
+	}
+	return map[string]any{m.o.memoryKey: s}, nil
+}
+
+// context returns the active context, the index of its summary message (-1
+// when none) and whether an empty context should be reported as nil (as a
+// history whose Messages returned nil would be by ConversationBuffer).
+func (m *Memory) context(ctx context.Context) ([]llms.ChatMessage, int, bool, error) {
+	m.mu.Lock()
+	closed, async := m.closed, m.async
+	m.mu.Unlock()
+	if closed {
+		return nil, -1, false, ErrClosed
+	}
+	if async {
+		if err := m.syncForRead(ctx); err != nil {
+			return nil, -1, false, err
+		}
+	} else {
+		m.engineMu.Lock()
+		_, _, err := m.runEngine(ctx, "")
+		m.engineMu.Unlock()
+		if err != nil {
+			return nil, -1, false, err
+		}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v := m.view
+	if !v.valid || v.n > len(m.entries) {
+		v = m.stateViewLocked(len(m.entries))
+	}
+	out := make([]llms.ChatMessage, 0, len(v.msgs)+len(m.entries)-v.n)
+	out = append(out, v.msgs...)
+	for i := v.n; i < len(m.entries); i++ {
+		out = append(out, m.entries[i].msg)
+	}
+	empty := len(out) == 0 && m.inc == nil && m.histNil
+	if async && (len(m.entries) > v.n || !m.view.valid) {
+		m.scheduleLocked()
+	}
+	return out, v.summary, empty, nil
+}
+
+// SaveContext records one turn in the history: the human input, the tool
+// rounds of any intermediate steps (see [WithToolRounds]), then the AI
+// output. The input and output are chosen by langchaingo's rules (and
+// errors, wrapping its memory.ErrInvalidInputValues): the value of the input
+// (output) key when one is set, else the only value; values must be
+// strings. []schema.AgentStep values never count as outputs. Nothing is
+// written when either value is invalid (ConversationBuffer writes the human
+// message before checking the output). In async mode a background
+// compaction is scheduled.
+func (m *Memory) SaveContext(ctx context.Context, inputs, outputs map[string]any) error {
+	m.mu.Lock()
+	closed := m.closed
+	m.mu.Unlock()
+	if closed {
+		return ErrClosed
+	}
+	in, err := lcmemory.GetInputValue(inputs, m.o.inputKey)
+	if err != nil {
+		return err
+	}
+	steps, rest := splitSteps(outputs)
+	if m.o.outputKey != "" {
+		rest = outputs
+	}
+	out, err := lcmemory.GetInputValue(rest, m.o.outputKey)
+	if err != nil {
+		return err
+	}
+	if !m.o.toolRounds {
+		steps = nil
+	}
+	if err := m.write(ctx, in, steps, out); err != nil {
+		return err
+	}
+	if m.async {
+		m.mu.Lock()
+		m.scheduleLocked()
+		m.mu.Unlock()
+	}
+	return nil
+}
+
+// write appends one turn to the history.
+func (m *Memory) write(ctx context.Context, in string, steps []schema.AgentStep, out string) error {
+	m.histMu.Lock()
+	defer m.histMu.Unlock()
+	rounds := toolRounds(steps, in+"\x00"+out)
+	if m.inc != nil {
+		msgs := make([]llms.ChatMessage, 0, len(rounds)+2)
+		msgs = append(msgs, llms.HumanChatMessage{Content: in})
+		msgs = append(msgs, rounds...)
+		msgs = append(msgs, llms.AIChatMessage{Content: out})
+		if err := m.inc.AddMessages(ctx, msgs); err != nil {
+			return fmt.Errorf("memory: save turn: %w", err)
+		}
+		return nil
+	}
+	if err := m.hist.AddUserMessage(ctx, in); err != nil {
+		return err
+	}
+	if len(rounds) > 0 {
+		m.mu.Lock()
+		lossy := m.lossy
+		m.mu.Unlock()
+		if !lossy {
+			for _, r := range rounds {
+				if err := m.hist.AddMessage(ctx, r); err != nil {
+					return fmt.Errorf("memory: save tool round: %w", err)
+				}
+			}
+			kept, err := m.keptTail(ctx, rounds)
+			if err != nil {
+				return err
+			}
+			if !kept {
+				m.log.Warn("memory: the chat history does not keep tool calls or tool messages; tool rounds are recorded as text",
+					"session", m.o.sessionID)
+				m.mu.Lock()
+				m.lossy, lossy = true, true
+				m.mu.Unlock()
+			}
+		}
+		if lossy {
+			if err := m.hist.AddAIMessage(ctx, toolRoundsText(steps)); err != nil {
+				return err
+			}
+		}
+	}
+	return m.hist.AddAIMessage(ctx, out)
+}
+
+// keptTail reports whether the history now ends with the messages written.
+func (m *Memory) keptTail(ctx context.Context, written []llms.ChatMessage) (bool, error) {
+	msgs, err := m.hist.Messages(ctx)
+	if err != nil {
+		return false, fmt.Errorf("memory: read back tool round: %w", err)
+	}
+	msgs = withoutNil(msgs)
+	if len(msgs) < len(written) {
+		return false, nil
+	}
+	tail := msgs[len(msgs)-len(written):]
+	for i := range written {
+		if !sameMessage(tail[i], written[i]) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// Clear clears the history (as ConversationBuffer does) and the compaction
+// state, and saves the cleared state. It waits for a running compaction.
+func (m *Memory) Clear(ctx context.Context) error {
+	m.mu.Lock()
+	closed := m.closed
+	m.mu.Unlock()
+	if closed {
+		return ErrClosed
+	}
+	m.engineMu.Lock()
+	defer m.engineMu.Unlock()
+	m.histMu.Lock()
+	err := m.hist.Clear(ctx)
+	m.histMu.Unlock()
+	if err != nil {
+		return err
+	}
+	m.mu.Lock()
+	m.entries, m.win = nil, nil
+	m.lead, m.start = 0, 0
+	m.fullCount, m.winCount = map[string]int{}, map[string]int{}
+	m.epochKnown = false
+	m.resetLocked()
+	m.mu.Unlock()
+	for range maxSaveAttempts {
+		v, err := m.store.Version(ctx, m.o.sessionID)
+		if err != nil {
+			return fmt.Errorf("memory: clear state of session %q: %w", m.o.sessionID, err)
+		}
+		m.mu.Lock()
+		m.version = v
+		st := m.stateLocked()
+		m.mu.Unlock()
+		nv, err := m.store.Save(ctx, st, 0)
+		if errors.Is(err, ErrConflict) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("memory: clear state of session %q: %w", m.o.sessionID, err)
+		}
+		m.mu.Lock()
+		m.version, m.loaded, m.dirty = nv, true, false
+		m.mu.Unlock()
+		return nil
+	}
+	return fmt.Errorf("memory: clear state of session %q: %w", m.o.sessionID, ErrConflict)
+}
+
+// Compact compacts the conversation now, whatever the trigger says (the
+// "/summarize" command): it drops and summarizes towards the engine's reset
+// ratio. It blocks until done, also in async mode, and returns an error if
+// the engine fails or the state cannot be saved.
+func (m *Memory) Compact(ctx context.Context) error {
+	m.mu.Lock()
+	closed := m.closed
+	m.mu.Unlock()
+	if closed {
+		return ErrClosed
+	}
+	m.engineMu.Lock()
+	defer m.engineMu.Unlock()
+	_, perr, err := m.runEngine(ctx, compact.ReasonManual)
+	if err != nil {
+		return err
+	}
+	return perr
+}
+
+// Summaries returns the session's summary chain, oldest first (a copy). The
+// records' OriginalMessageIDs are ids in the whole history, as
+// compact.MessageIDs computes them over the history's messages.
+func (m *Memory) Summaries(ctx context.Context) ([]compact.SummaryRecord, error) {
+	recs, err := m.Records(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]compact.SummaryRecord, len(recs))
+	for i, r := range recs {
+		out[i] = r.SummaryRecord
+	}
+	return out, nil
+}
+
+// Records returns the summary chain with its audit data (positions of the
+// originals each record condensed, their SHA-256, the summarized-up-to
+// position), oldest first (a copy).
+func (m *Memory) Records(ctx context.Context) ([]Record, error) {
+	if err := m.syncForRead(ctx); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return cloneRecords(m.chain), nil
+}
+
+// Verify checks every record of the summary chain against the history: the
+// originals it condensed must still be there, with the recorded SHA-256. An
+// error wraps ErrIntegrity.
+func (m *Memory) Verify(ctx context.Context) error {
+	if err := m.syncForRead(ctx); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	at := func(i int) llms.ChatMessage { return m.entries[i].msg }
+	for _, r := range m.chain {
+		if err := verifyRecord(r, len(m.entries), at); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Stats returns the session's figures: messages in the history and covered
+// by the summary chain, masked tool outputs, summaries, compactions,
+// fallbacks and summarizer calls, and tokens of the whole history
+// (TokensOriginal) against those of the active context (TokensActive, as of
+// the latest engine call plus the messages saved since).
+func (m *Memory) Stats(ctx context.Context) (compact.Stats, error) {
+	if err := m.syncForRead(ctx); err != nil {
+		return compact.Stats{}, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st := m.sess.Stats()
+	st.MessagesTotal = len(m.entries)
+	st.Summaries = len(m.chain)
+	kept := m.keptLocked(len(m.entries))
+	st.MessagesSummarized = len(m.entries) - len(kept)
+	var counter *budget.TokenCounter
+	if m.c != nil {
+		counter = m.c.Counter()
+	}
+	original := 0
+	for i := range m.entries {
+		e := &m.entries[i]
+		if e.tok < 0 {
+			e.tok = counter.CountMessage(e.mc)
+		}
+		original += e.tok
+	}
+	if len(m.entries) > 0 {
+		original += budget.ReplyPriming
+	}
+	active := original
+	if v := m.view; v.valid && v.tokens >= 0 && v.n <= len(m.entries) {
+		active = v.tokens
+		if v.n == 0 && len(m.entries) > 0 {
+			active += budget.ReplyPriming
+		}
+		for i := v.n; i < len(m.entries); i++ {
+			active += m.entries[i].tok
+		}
+	}
+	st.TokensOriginal = original
+	st.TokensActive = active
+	st.TokensSaved = max(0, original-active)
+	st.CompressionRatio = 0
+	if original > 0 {
+		st.CompressionRatio = float64(active) / float64(original)
+	}
+	return st, nil
+}
+
+// syncForRead loads the stored state at first use (or when a newer version
+// is stored) and reads the history, without running the engine.
+func (m *Memory) syncForRead(ctx context.Context) error {
+	m.mu.Lock()
+	loaded := m.loaded
+	m.mu.Unlock()
+	if !loaded {
+		return m.syncState(ctx)
+	}
+	return m.refresh(ctx)
+}

@@ -1,0 +1,142 @@
+package memory
+
+import (
+	"log/slog"
+
+	"github.com/tmc/langchaingo/schema"
+)
+
+// Defaults of a [Memory]; the first five are those of langchaingo's
+// memory.ConversationBuffer.
+const (
+	DefaultMemoryKey   = "history"
+	DefaultHumanPrefix = "Human"
+	DefaultAIPrefix    = "AI"
+	DefaultSessionID   = "default"
+	// DefaultMinWindow is the default of [WithMinWindow].
+	DefaultMinWindow = 32
+)
+
+type options struct {
+	history        schema.ChatMessageHistory
+	returnMessages bool
+	memoryKey      string
+	inputKey       string
+	outputKey      string
+	humanPrefix    string
+	aiPrefix       string
+	store          Store
+	sessionID      string
+	workers        int
+	pool           *Pool
+	logger         *slog.Logger
+	toolRounds     bool
+	minWindow      int
+}
+
+func defaultOptions() options {
+	return options{
+		memoryKey:   DefaultMemoryKey,
+		humanPrefix: DefaultHumanPrefix,
+		aiPrefix:    DefaultAIPrefix,
+		sessionID:   DefaultSessionID,
+		toolRounds:  true,
+		minWindow:   DefaultMinWindow,
+	}
+}
+
+// Option configures a [Memory]. The options named like langchaingo's
+// memory.ConversationBuffer options mean the same and have the same defaults.
+type Option func(*options)
+
+// WithChatHistory sets the history that holds the conversation's original
+// messages. Any schema.ChatMessageHistory works; one that implements
+// [IncrementalHistory] (like [ChatHistory] and the SQLite store's history)
+// keeps the per-turn cost independent of the conversation's length. The
+// Memory never stores a summary in it and never calls its SetMessages.
+// Default: the [HistoryStore]'s history when [WithStore] gives one, else a
+// new [ChatHistory]. A nil history means the default.
+func WithChatHistory(h schema.ChatMessageHistory) Option {
+	return func(o *options) { o.history = h }
+}
+
+// WithReturnMessages makes LoadMemoryVariables return the context as a
+// []llms.ChatMessage instead of a buffer string. Default false. Agent
+// executors require the string form (they reject non-string inputs).
+func WithReturnMessages(on bool) Option { return func(o *options) { o.returnMessages = on } }
+
+// WithMemoryKey sets the key under which LoadMemoryVariables returns the
+// context. Default "history".
+func WithMemoryKey(key string) Option { return func(o *options) { o.memoryKey = key } }
+
+// WithInputKey sets the input key whose value SaveContext records as the
+// human message. Default "": the inputs must then hold exactly one value.
+func WithInputKey(key string) Option { return func(o *options) { o.inputKey = key } }
+
+// WithOutputKey sets the output key whose value SaveContext records as the
+// AI message. Default "": the outputs must then hold exactly one value
+// besides intermediate steps ([]schema.AgentStep values, see
+// [WithToolRounds]).
+func WithOutputKey(key string) Option { return func(o *options) { o.outputKey = key } }
+
+// WithHumanPrefix sets the prefix of human messages in the buffer string.
+// Default "Human".
+func WithHumanPrefix(prefix string) Option { return func(o *options) { o.humanPrefix = prefix } }
+
+// WithAIPrefix sets the prefix of AI messages in the buffer string.
+// Default "AI".
+func WithAIPrefix(prefix string) Option { return func(o *options) { o.aiPrefix = prefix } }
+
+// WithStore sets where the session's compaction state (summary chain,
+// summarized-up-to position, integrity hashes, trigger state, version) is
+// persisted. Default: a new [MemoryStore] (nothing survives the process).
+// A nil store means the default.
+func WithStore(s Store) Option { return func(o *options) { o.store = s } }
+
+// WithSessionID sets the id of the session in the store. Memories of
+// different conversations sharing a store need different ids; Memories (or
+// processes) given the same id share one conversation. Default "default".
+func WithSessionID(id string) Option { return func(o *options) { o.sessionID = id } }
+
+// WithAsync makes compaction run in the background after each SaveContext,
+// on a private pool of workers goroutines (at least 1), one compaction at a
+// time for the session. LoadMemoryVariables then never compacts: it returns
+// the latest background result plus the messages saved since, so a turn is
+// never blocked by a summarizer. Close waits for the running compaction.
+// Default: synchronous, LoadMemoryVariables compacts when the trigger says
+// so.
+func WithAsync(workers int) Option {
+	return func(o *options) { o.workers = max(workers, 1) }
+}
+
+// WithPool is [WithAsync] on a shared [Pool], which bounds the background
+// compactions of many Memories together. The Memory does not close the
+// pool. A nil pool is ignored.
+func WithPool(p *Pool) Option { return func(o *options) { o.pool = p } }
+
+// WithLogger sets the logger of background errors, state resets and
+// persistence failures. Default: discard.
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
+
+// WithToolRounds sets whether SaveContext records the intermediate steps of
+// an agent executor run with WithReturnIntermediateSteps (any output value
+// of type []schema.AgentStep) as tool rounds in the history: an AI message
+// with the tool calls, then one tool message per result, between the human
+// input and the AI output. Later turns then see what the tools returned,
+// and compaction masks old outputs down to their extracted facts. Default
+// true. Either way such values never count as output keys.
+func WithToolRounds(on bool) Option { return func(o *options) { o.toolRounds = on } }
+
+// WithMinWindow sets how many of the most recent messages always stay in
+// the window the engine is given; older messages that the summary chain
+// covers are left out of it, which keeps the cost of a turn independent of
+// the conversation's length. It must be at least the engine's minMessages
+// (default 12) for the trigger to behave exactly as on the whole history.
+// Default 32; values below 1 mean the default.
+func WithMinWindow(n int) Option {
+	return func(o *options) {
+		if n >= 1 {
+			o.minWindow = n
+		}
+	}
+}

@@ -1,0 +1,203 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	compact "github.com/agentcompact/compact"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// entry is one original message of the history as the Memory knows it.
+type entry struct {
+	msg  llms.ChatMessage    // as the history returned it
+	mc   llms.MessageContent // the engine's form
+	base string              // compact.MessageIDs of mc alone
+	full string              // its id in the whole history
+	wid  string              // its id in the window, "" outside it
+	tok  int                 // tokens, -1 until counted
+}
+
+// The window is what the engine is given: the leading system messages of
+// the history and every message from position start on,
+//
+//	history[:lead] + history[start:]
+//
+// Messages in between are all covered by the summary chain; leaving them
+// out keeps a turn's cost independent of the conversation's length. Window
+// ids are compact.MessageIDs of the window, which differ from the ids in
+// the whole history only in the "~n" suffix of repeated messages.
+
+func idFor(base string, n int) string {
+	if n > 1 {
+		return base + "~" + strconv.Itoa(n)
+	}
+	return base
+}
+
+// appendLocked adds messages read from the history. Requires m.mu.
+func (m *Memory) appendLocked(msgs []llms.ChatMessage) {
+	for _, cm := range msgs {
+		mc := toContent(cm, m.toolNameLocked)
+		e := entry{msg: cm, mc: mc, base: compact.MessageIDs([]llms.MessageContent{mc})[0], tok: -1}
+		m.fullCount[e.base]++
+		e.full = idFor(e.base, m.fullCount[e.base])
+		if m.lead == len(m.entries) && cm.GetType() == llms.ChatMessageTypeSystem {
+			if m.start == m.lead {
+				m.start++
+			}
+			m.lead++
+		}
+		m.winCount[e.base]++
+		e.wid = idFor(e.base, m.winCount[e.base])
+		m.entries = append(m.entries, e)
+		m.win = append(m.win, mc)
+	}
+}
+
+// toolNameLocked returns the function name of the tool call with the given
+// id, looking back from the end of the history over the latest messages.
+func (m *Memory) toolNameLocked(id string) string {
+	for i := len(m.entries) - 1; i >= 0 && i >= len(m.entries)-64; i-- {
+		if ai, ok := deref(m.entries[i].msg).(llms.AIChatMessage); ok {
+			for _, tc := range ai.ToolCalls {
+				if tc.ID == id && tc.FunctionCall != nil {
+					return tc.FunctionCall.Name
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// truncateLocked forgets the entries from position d on (d >= m.start).
+func (m *Memory) truncateLocked(d int) {
+	for i := len(m.entries) - 1; i >= d; i-- {
+		e := m.entries[i]
+		m.fullCount[e.base]--
+		m.winCount[e.base]--
+	}
+	m.entries = m.entries[:d:d]
+	n := m.lead + d - m.start
+	m.win = m.win[:n:n]
+}
+
+// rebuildWindowLocked recomputes the window from position start.
+func (m *Memory) rebuildWindowLocked(start int) {
+	m.start = start
+	m.winCount = make(map[string]int, m.lead+len(m.entries)-start)
+	m.win = make([]llms.MessageContent, 0, m.lead+len(m.entries)-start+16)
+	for i := range m.entries {
+		e := &m.entries[i]
+		if i >= m.lead && i < start {
+			e.wid = ""
+			continue
+		}
+		m.winCount[e.base]++
+		e.wid = idFor(e.base, m.winCount[e.base])
+		m.win = append(m.win, e.mc)
+	}
+}
+
+// resetLocked forgets all compaction state (the history is kept): a new
+// engine session, an empty chain, the window over the whole history. The
+// store's version is kept, so that the next save replaces what is stored.
+func (m *Memory) resetLocked() {
+	m.sess = compact.NewSession(m.o.sessionID)
+	m.chain = nil
+	m.stored = 0
+	m.verified = 0
+	m.seen = 0
+	m.view = cachedView{}
+	m.dirty = true
+	m.gen++
+	m.rebuildWindowLocked(m.lead)
+}
+
+// replaceAllLocked sets the entries to msgs, keeping what is unchanged: the
+// compaction state survives when only messages the engine has not seen yet
+// changed, else it is reset.
+func (m *Memory) replaceAllLocked(msgs []llms.ChatMessage) {
+	d := 0
+	for d < len(m.entries) && d < len(msgs) && sameMessage(m.entries[d].msg, msgs[d]) {
+		d++
+	}
+	if d == len(m.entries) {
+		m.appendLocked(msgs[d:])
+		return
+	}
+	if d < m.seen || d < m.start {
+		m.log.Warn("memory: history changed under the summary chain; compaction state reset",
+			"session", m.o.sessionID, "position", d)
+		m.entries, m.win = nil, nil
+		m.lead, m.start = 0, 0
+		m.fullCount = map[string]int{}
+		m.winCount = map[string]int{}
+		m.resetLocked()
+		m.appendLocked(msgs)
+		return
+	}
+	m.truncateLocked(d)
+	m.appendLocked(msgs[d:])
+}
+
+// refresh reads what the history holds now into the entries.
+func (m *Memory) refresh(ctx context.Context) error {
+	m.histMu.Lock()
+	defer m.histMu.Unlock()
+	if m.inc != nil {
+		m.mu.Lock()
+		from, epoch, known := len(m.entries), m.epoch, m.epochKnown
+		m.mu.Unlock()
+		if !known {
+			from = 0
+		}
+		msgs, e, err := m.inc.MessagesSince(ctx, from)
+		if err != nil {
+			return fmt.Errorf("memory: read history: %w", err)
+		}
+		whole := !known
+		if known && e != epoch {
+			if msgs, e, err = m.inc.MessagesSince(ctx, 0); err != nil {
+				return fmt.Errorf("memory: read history: %w", err)
+			}
+			whole = true
+		}
+		msgs = withoutNil(msgs)
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if whole {
+			m.replaceAllLocked(msgs)
+		} else {
+			m.appendLocked(msgs)
+		}
+		m.epoch, m.epochKnown = e, true
+		return nil
+	}
+	msgs, err := m.hist.Messages(ctx)
+	if err != nil {
+		return fmt.Errorf("memory: read history: %w", err)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.histNil = msgs == nil
+	m.replaceAllLocked(withoutNil(msgs))
+	return nil
+}
+
+// withoutNil returns msgs without its nil entries (msgs itself when it has none).
+func withoutNil(msgs []llms.ChatMessage) []llms.ChatMessage {
+	for i, cm := range msgs {
+		if isNil(cm) {
+			out := append([]llms.ChatMessage(nil), msgs[:i]...)
+			for _, cm := range msgs[i+1:] {
+				if !isNil(cm) {
+					out = append(out, cm)
+				}
+			}
+			return out
+		}
+	}
+	return msgs
+}
