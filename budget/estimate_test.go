@@ -180,3 +180,20 @@ func TestEstimateEdgeCases(t *testing.T) {
 		assert.LessOrEqual(t, EstimateTokens(s), EstimateTokens(s+s), "%q", s)
 	}
 }
+
+// FuzzEstimateTokens checks that the estimate never panics, is 0 only for
+// empty text, and never exceeds the margin times one token per byte.
+func FuzzEstimateTokens(f *testing.F) {
+	for _, s := range splitSamples {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n := EstimateTokens(s)
+		if s == "" {
+			require.Zero(t, n)
+			return
+		}
+		require.Positive(t, n)
+		require.LessOrEqual(t, n, ceilDiv(len(s)*defaultEst.marginPct, 100), "%q", s)
+	})
+}
