@@ -2,6 +2,7 @@ package middleware
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -33,9 +34,10 @@ var (
 // Wrap returns next wrapped with compaction by c, in the shape of
 // langchaingo's llms/cache wrapper. Every GenerateContent call, including
 // each iteration of an agent's tool loop, goes through c.Compact with the
-// conversation's session (see [WithSession]), then to next. next and c must
-// not be nil; c may be shared by several Models. Options are described at
-// each With function; nil options are ignored.
+// conversation's session (see [WithSession]), then to next. c may be shared
+// by several Models; with a nil next or c every call fails with
+// [ErrNotConfigured]. Options are described at each With function; nil
+// options are ignored.
 func Wrap(next llms.Model, c *compact.Compactor, opts ...Option) *Model {
 	o := defaultOptions()
 	for _, opt := range opts {
@@ -181,7 +183,14 @@ type prepared struct {
 	send []llms.MessageContent
 }
 
+// ErrNotConfigured is returned by every call of a Model built by Wrap with
+// a nil model or a nil compactor.
+var ErrNotConfigured = errors.New("middleware: Wrap was given a nil model or compactor")
+
 func (m *Model) prepare(ctx context.Context, msgs []llms.MessageContent, info *CallInfo) (*prepared, error) {
+	if m == nil || m.next == nil || m.c == nil {
+		return nil, ErrNotConfigured
+	}
 	p := &prepared{in: msgs}
 	if m.o.textAgents {
 		if tp, ok := parseTextAgent(msgs); ok {

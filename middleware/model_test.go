@@ -386,3 +386,15 @@ func TestGenerateContentStream(t *testing.T) {
 	assert.Equal(t, "st!", collect(ch))
 	assert.Len(t, failing.received(), 2, "retried before the stream started")
 }
+
+func TestNotConfigured(t *testing.T) {
+	for _, m := range []*Model{Wrap(nil, newCompactor(t, 8_000)), Wrap(&recorder{}, nil)} {
+		_, err := m.GenerateContent(context.Background(), run("n", 1, 10))
+		assert.ErrorIs(t, err, ErrNotConfigured)
+		_, err = m.Call(context.Background(), "x")
+		assert.ErrorIs(t, err, ErrNotConfigured)
+		_, err = m.GenerateContentStream(context.Background(), run("n", 1, 10))
+		assert.ErrorIs(t, err, ErrNotConfigured)
+		assert.False(t, m.SupportsReasoning())
+	}
+}
