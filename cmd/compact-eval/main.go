@@ -1,0 +1,276 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentcompact/compact/budget"
+	"github.com/agentcompact/compact/internal/trajectory"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// config is the command line.
+type config struct {
+	dir        string
+	windows    []int
+	strategies []string
+	out        string
+	workers    int
+	plotRun    string
+	plotWindow int
+	prices     prices
+	llmMode    string
+	llmModel   string
+	progress   bool
+	command    string // the command line, for the report
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	cfg, err := parseFlags(os.Args[1:], os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		os.Exit(0)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "compact-eval:", err)
+		os.Exit(2)
+	}
+	if err := run(ctx, cfg, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "compact-eval:", err)
+		os.Exit(1)
+	}
+}
+
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	fset := flag.NewFlagSet("compact-eval", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	cfg := config{prices: defaultPrices}
+	var windows, strategies string
+	fset.StringVar(&cfg.dir, "dir", filepath.Join("..", "shared", "eval", "trajectories"), "folder of JSONL trajectories (relative to the working directory)")
+	fset.StringVar(&windows, "windows", "16000,32000,128000", "context windows in tokens, comma separated")
+	fset.StringVar(&strategies, "strategies", strings.Join(defaultStrategies, ","), "strategies, comma separated: none, oldest-first, mask-last-N, ours-mask, ours-rule, ours-llm")
+	fset.StringVar(&cfg.out, "out", filepath.Join("docs", "eval"), "output folder of report.md, tokens.png, retention.png, runs.csv")
+	fset.IntVar(&cfg.workers, "workers", 2, "trajectories replayed at once")
+	fset.StringVar(&cfg.plotRun, "plot-run", "", "trajectory (file name) of the tokens-per-call plot; default: the one with the most calls")
+	fset.IntVar(&cfg.plotWindow, "plot-window", 32000, "window of the tokens-per-call plot (default 32000, or the first window)")
+	fset.Float64Var(&cfg.prices.input, "price-input", defaultPrices.input, "input price, dollars per million tokens (gpt-4o)")
+	fset.Float64Var(&cfg.prices.output, "price-output", defaultPrices.output, "output price, dollars per million tokens (summarizer replies)")
+	fset.StringVar(&cfg.llmMode, "llm", llmAuto, "summarizer model of ours-llm: auto (openai if OPENAI_API_KEY is set), scripted, openai")
+	fset.StringVar(&cfg.llmModel, "llm-model", "gpt-4o-mini", "OpenAI model of the summarizer with -llm openai")
+	quiet := fset.Bool("quiet", false, "no progress bar")
+	if err := fset.Parse(args); err != nil {
+		return config{}, err
+	}
+	if fset.NArg() > 0 {
+		return config{}, fmt.Errorf("unexpected arguments: %q", fset.Args())
+	}
+	cfg.progress = !*quiet
+	for _, w := range strings.Split(windows, ",") {
+		w = strings.TrimSpace(strings.ReplaceAll(w, "_", ""))
+		if w == "" {
+			continue
+		}
+		n, err := strconv.Atoi(w)
+		if err != nil || n <= 0 {
+			return config{}, fmt.Errorf("-windows: %q is not a positive number of tokens", w)
+		}
+		cfg.windows = append(cfg.windows, n)
+	}
+	if len(cfg.windows) == 0 {
+		return config{}, errors.New("-windows: no window given")
+	}
+	for _, s := range strings.Split(strategies, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			cfg.strategies = append(cfg.strategies, s)
+		}
+	}
+	if len(cfg.strategies) == 0 {
+		return config{}, errors.New("-strategies: no strategy given")
+	}
+	if cfg.workers < 1 {
+		return config{}, fmt.Errorf("-workers: %d must be at least 1", cfg.workers)
+	}
+	cfg.command = "go run ./cmd/compact-eval " + strings.Join(args, " ")
+	return cfg, nil
+}
+
+// evaluation is the outcome of one run of the harness.
+type evaluation struct {
+	cfg        config
+	files      []string // base names, sorted
+	messages   int
+	calls      int // model calls per strategy and window
+	results    []runResult
+	rows       []row
+	plotRun    string
+	plotWindow int
+	sumDesc    string
+	encoding   string
+	elapsed    time.Duration
+}
+
+// run evaluates, prints the tables on stdout and writes the report and plots.
+func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
+	ev, err := evaluate(ctx, cfg, stderr)
+	if err != nil {
+		return err
+	}
+	printTables(stdout, ev)
+	if err := os.MkdirAll(cfg.out, 0o755); err != nil {
+		return fmt.Errorf("create output folder: %w", err)
+	}
+	if err := writePlots(ev, cfg.out); err != nil {
+		return err
+	}
+	if err := writeCSV(ev, filepath.Join(cfg.out, "runs.csv")); err != nil {
+		return err
+	}
+	path := filepath.Join(cfg.out, "report.md")
+	if err := os.WriteFile(path, []byte(renderReport(ev)), 0o644); err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	fmt.Fprintf(stdout, "\nwrote %s, %s, %s, %s\n", path, filepath.Join(cfg.out, "tokens.png"),
+		filepath.Join(cfg.out, "retention.png"), filepath.Join(cfg.out, "runs.csv"))
+	return nil
+}
+
+// evaluate replays every trajectory of cfg.dir with every strategy at
+// every window and aggregates the results.
+func evaluate(ctx context.Context, cfg config, stderr io.Writer) (*evaluation, error) {
+	start := time.Now()
+	st, err := os.Stat(cfg.dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("trajectory folder %q not found: pass -dir (the corpus is ../shared/eval/trajectories from the repository root)", cfg.dir)
+		}
+		return nil, fmt.Errorf("trajectory folder: %w", err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("trajectory folder %q is not a folder", cfg.dir)
+	}
+	paths, err := trajectory.Files(cfg.dir)
+	if err != nil {
+		return nil, fmt.Errorf("list trajectories in %q: %w", cfg.dir, err)
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("no *.jsonl trajectory in %q", cfg.dir)
+	}
+	ev := &evaluation{cfg: cfg}
+	convs := make([][]llms.MessageContent, len(paths))
+	for i, p := range paths {
+		msgs, err := trajectory.ReadFile(p)
+		if err != nil {
+			return nil, fmt.Errorf("read trajectory: %w", err)
+		}
+		convs[i] = msgs
+		ev.files = append(ev.files, filepath.Base(p))
+		ev.messages += len(msgs)
+		ev.calls += countCalls(msgs)
+	}
+
+	ev.plotRun = cfg.plotRun
+	if ev.plotRun == "" {
+		best := -1
+		for i, msgs := range convs {
+			if n := countCalls(msgs); n > best {
+				best, ev.plotRun = n, ev.files[i]
+			}
+		}
+	} else if !slices.Contains(ev.files, ev.plotRun) {
+		return nil, fmt.Errorf("-plot-run: no trajectory %q in %q", ev.plotRun, cfg.dir)
+	}
+
+	// One tokenizer for everything: counts are cached per message.
+	counter, err := budget.NewCounter("gpt-4o", budget.WithCacheSize(1<<18))
+	if err != nil {
+		return nil, fmt.Errorf("tokenizer: %w", err)
+	}
+	ev.encoding = counter.Encoding()
+	factory, desc, err := newSummarizerFactory(cfg.llmMode, cfg.llmModel, counter)
+	if err != nil {
+		return nil, err
+	}
+	ev.sumDesc = desc
+	env := strategyEnv{counter: counter, summarizer: factory}
+	strats := make([][]strategy, len(cfg.windows))
+	for wi, w := range cfg.windows {
+		for _, name := range cfg.strategies {
+			s, err := newStrategy(name, w, env)
+			if err != nil {
+				return nil, err
+			}
+			strats[wi] = append(strats[wi], s)
+		}
+	}
+
+	var bar *progress
+	if cfg.progress && stderr != nil {
+		bar = newProgress(stderr, ev.calls*len(cfg.windows)*len(cfg.strategies))
+	}
+	perFile := make([][]runResult, len(paths))
+	sem := make(chan struct{}, cfg.workers)
+	var wg sync.WaitGroup
+	for i := range paths {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			defer func() { <-sem }()
+			for wi, w := range cfg.windows {
+				for _, s := range strats[wi] {
+					if ctx.Err() != nil {
+						return
+					}
+					perFile[i] = append(perFile[i], replayRun(ctx, ev.files[i], convs[i], s, w, counter, bar.tick))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	bar.finish()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("interrupted: %w", err)
+	}
+	for _, rs := range perFile {
+		ev.results = append(ev.results, rs...)
+	}
+	ev.rows = aggregate(ev.results, cfg.windows, cfg.strategies, cfg.prices)
+
+	ev.plotWindow = cfg.windows[0]
+	for _, w := range cfg.windows {
+		if w == cfg.plotWindow {
+			ev.plotWindow = w
+		}
+	}
+	ev.elapsed = time.Since(start)
+	return ev, nil
+}
+
+// countCalls returns the number of model calls of a replay of msgs: one
+// per assistant message after the first message.
+func countCalls(msgs []llms.MessageContent) int {
+	n := 0
+	for i := 1; i < len(msgs); i++ {
+		if msgs[i].Role == llms.ChatMessageTypeAI {
+			n++
+		}
+	}
+	return n
+}

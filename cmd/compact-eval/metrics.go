@@ -1,0 +1,178 @@
+package main
+
+import (
+	"math"
+)
+
+// prices are the prices used for cost estimates, in dollars per million
+// tokens.
+type prices struct {
+	input, output float64
+}
+
+// defaultPrices are gpt-4o's list prices.
+var defaultPrices = prices{input: 2.50, output: 10.00}
+
+// cacheFractions are the prices of cached input tokens, as fractions of
+// the input price.
+var cacheFractions = [3]float64{0.10, 0.25, 0.50}
+
+// row is the aggregate of one strategy at one window over all runs.
+type row struct {
+	strategy      string
+	window        int
+	budget        int
+	runs, calls   int
+	billed        int64   // input tokens billed: sum of tokens sent over all calls
+	reduction     float64 // 1 - billed/billed(none), NaN without a none row
+	peak          int     // largest context sent
+	meanPeak      float64 // mean over runs of each run's largest context
+	compactions   int
+	sumCalls      int
+	sumIn, sumOut int64
+	// retention is the mean over runs (that hold at least one fact of the
+	// category) of the share of facts visible at the last call; NaN when
+	// no run holds one. retMicro pools the facts of all runs.
+	retention, retMicro [numFactKinds]float64
+	retRuns             [numFactKinds]int
+	present             [numFactKinds]int
+	budgetViolations    int
+	pairViolations      int
+	failed              int
+	stable, stableOf    int   // prefix-stable calls, out of the calls after each run's first
+	cached              int64 // tokens shared with the previous call's prefix
+	cost                [len(cacheFractions)]float64
+	costNoCache         float64
+	firstErr            string
+}
+
+// meanRetention is the mean of the categories' retention that are defined.
+func (r row) meanRetention() float64 {
+	s, n := 0.0, 0
+	for _, v := range r.retention {
+		if !math.IsNaN(v) {
+			s += v
+			n++
+		}
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return s / float64(n)
+}
+
+// stableShare is the share of prefix-stable calls, NaN when no run has two calls.
+func (r row) stableShare() float64 {
+	if r.stableOf == 0 {
+		return math.NaN()
+	}
+	return float64(r.stable) / float64(r.stableOf)
+}
+
+// aggregate folds the run results into one row per (window, strategy), in
+// the order of windows and strategies given.
+func aggregate(results []runResult, windows []int, strategies []string, p prices) []row {
+	type key struct {
+		w int
+		s string
+	}
+	rows := map[key]*row{}
+	for _, w := range windows {
+		for _, s := range strategies {
+			r := &row{strategy: s, window: w, reduction: math.NaN()}
+			rows[key{w, s}] = r
+		}
+	}
+	sums := map[key]*[numFactKinds]float64{}
+	vis := map[key]*[numFactKinds]int{}
+	for _, res := range results {
+		k := key{res.window, res.strategy}
+		r, ok := rows[k]
+		if !ok {
+			continue
+		}
+		if sums[k] == nil {
+			sums[k], vis[k] = &[numFactKinds]float64{}, &[numFactKinds]int{}
+		}
+		r.budget = res.budget
+		r.runs++
+		if r.firstErr == "" && res.firstErr != "" {
+			r.firstErr = res.file + ": " + res.firstErr
+		}
+		runPeak := 0
+		for i, c := range res.calls {
+			r.calls++
+			if c.failed {
+				r.failed++
+				continue
+			}
+			r.billed += int64(c.sent)
+			runPeak = max(runPeak, c.sent)
+			if c.compacted {
+				r.compactions++
+			}
+			r.sumCalls += c.sumCalls
+			r.sumIn += int64(c.sumIn)
+			r.sumOut += int64(c.sumOut)
+			if c.overBudget {
+				r.budgetViolations++
+			}
+			if c.pairErr {
+				r.pairViolations++
+			}
+			if i > 0 {
+				r.stableOf++
+				if c.stable {
+					r.stable++
+				}
+			}
+			r.cached += int64(c.cached)
+			for f, frac := range cacheFractions {
+				r.cost[f] += (float64(c.sent-c.cached) + frac*float64(c.cached)) * p.input / 1e6
+			}
+			r.costNoCache += float64(c.sent) * p.input / 1e6
+		}
+		r.peak = max(r.peak, runPeak)
+		r.meanPeak += float64(runPeak)
+		for f := range numFactKinds {
+			r.present[f] += res.ret.present[f]
+			vis[k][f] += res.ret.visible[f]
+			if res.ret.present[f] > 0 {
+				r.retRuns[f]++
+				sums[k][f] += float64(res.ret.visible[f]) / float64(res.ret.present[f])
+			}
+		}
+	}
+	var out []row
+	for _, w := range windows {
+		none := rows[key{w, stratNone}]
+		for _, s := range strategies {
+			k := key{w, s}
+			r := rows[k]
+			if r.runs > 0 {
+				r.meanPeak /= float64(r.runs)
+			}
+			// The summarizer's calls are billed too: prompt as uncached
+			// input, reply as output.
+			sc := (float64(r.sumIn)*p.input + float64(r.sumOut)*p.output) / 1e6
+			for f := range r.cost {
+				r.cost[f] += sc
+			}
+			r.costNoCache += sc
+			for f := range numFactKinds {
+				r.retention[f], r.retMicro[f] = math.NaN(), math.NaN()
+				if r.retRuns[f] > 0 {
+					r.retention[f] = sums[k][f] / float64(r.retRuns[f])
+				}
+				if r.present[f] > 0 {
+					r.retMicro[f] = float64(vis[k][f]) / float64(r.present[f])
+				}
+			}
+			if none != nil && none.billed > 0 {
+				r.reduction = 1 - float64(r.billed)/float64(none.billed)
+			}
+			out = append(out, *r)
+		}
+	}
+	return out
+}

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/budget"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// callRecord is what one model call of a replay sent.
+type callRecord struct {
+	msgIndex   int  // index of the assistant message the call answers
+	origTokens int  // tokens of the conversation so far (what "none" sends)
+	sent       int  // tokens sent
+	cached     int  // tokens of the leading messages shared with the previous call's
+	stable     bool // the previous call's messages are a prefix of this call's
+	compacted  bool // the strategy rewrote or removed context it had sent before
+	overBudget bool // sent > budget
+	pairErr    bool // the messages sent violate tool pairing (compact.CheckToolPairs)
+	failed     bool // the strategy returned an error; nothing was sent
+	sumCalls   int  // summarizer model calls made for this call
+	sumIn      int  // their prompt tokens
+	sumOut     int  // their reply tokens
+}
+
+// runResult is the replay of one trajectory with one strategy at one window.
+type runResult struct {
+	file     string
+	strategy string
+	window   int
+	budget   int
+	calls    []callRecord
+	ret      retention // at the last call
+	firstErr string    // the first error of the strategy, if any
+}
+
+// replayRun replays msgs with st: one model call per assistant message,
+// whose input is the conversation before it; the real assistant message
+// and tool results then follow from the file, whatever the call returned.
+// tick is called after each call.
+func replayRun(ctx context.Context, file string, msgs []llms.MessageContent, st strategy, window int, counter *budget.TokenCounter, tick func()) runResult {
+	res := runResult{file: file, strategy: st.name, window: window, budget: st.budget}
+	snd := st.newRun(file)
+	meter := &sumMeter{}
+	ctx = withMeter(ctx, meter)
+	var prev []llms.MessageContent
+	havePrev := false
+	last := -1
+	var lastSent []llms.MessageContent
+	for i := 1; i < len(msgs); i++ {
+		if msgs[i].Role != llms.ChatMessageTypeAI {
+			continue
+		}
+		if ctx.Err() != nil {
+			break // the caller reports the interruption
+		}
+		in := msgs[:i:i] // a strategy that appends cannot write into msgs
+		c0, in0, out0 := meter.snapshot()
+		sent, info, err := snd.send(ctx, in)
+		c1, in1, out1 := meter.snapshot()
+		rec := callRecord{msgIndex: i, origTokens: counter.CountMessages(in),
+			sumCalls: c1 - c0, sumIn: in1 - in0, sumOut: out1 - out0}
+		if err != nil {
+			rec.failed = true
+			if res.firstErr == "" {
+				res.firstErr = fmt.Sprintf("call at message %d: %v", i, err)
+			}
+			res.calls = append(res.calls, rec)
+			if tick != nil {
+				tick()
+			}
+			continue
+		}
+		rec.sent = counter.CountMessages(sent)
+		rec.compacted = info.compacted
+		rec.overBudget = rec.sent > st.budget
+		rec.pairErr = compact.CheckToolPairs(sent) != nil
+		if havePrev {
+			p := commonPrefix(prev, sent)
+			rec.stable = p == len(prev)
+			for _, m := range sent[:p] {
+				rec.cached += counter.CountMessage(m)
+			}
+		}
+		prev, havePrev = sent, true
+		last, lastSent = i, sent
+		res.calls = append(res.calls, rec)
+		if tick != nil {
+			tick()
+		}
+	}
+	if last >= 0 {
+		res.ret = measureRetention(msgs[:last], lastSent)
+	}
+	return res
+}
+
+// commonPrefix returns the number of leading messages a and b share.
+func commonPrefix(a, b []llms.MessageContent) int {
+	n := 0
+	for n < len(a) && n < len(b) && messageEqual(a[n], b[n]) {
+		n++
+	}
+	return n
+}
+
+// messageEqual reports whether two messages have the same role and parts.
+// Comparing equal strings that share memory is cheap, so comparing a
+// message with its unchanged copy costs little.
+func messageEqual(a, b llms.MessageContent) bool {
+	if a.Role != b.Role || len(a.Parts) != len(b.Parts) {
+		return false
+	}
+	for k := range a.Parts {
+		if !partEqual(a.Parts[k], b.Parts[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+func partEqual(a, b llms.ContentPart) bool {
+	switch x := a.(type) {
+	case llms.TextContent:
+		y, ok := b.(llms.TextContent)
+		return ok && x.Text == y.Text
+	case llms.ToolCall:
+		y, ok := b.(llms.ToolCall)
+		if !ok || x.ID != y.ID || x.Type != y.Type || (x.FunctionCall == nil) != (y.FunctionCall == nil) {
+			return false
+		}
+		return x.FunctionCall == nil || *x.FunctionCall == *y.FunctionCall
+	case llms.ToolCallResponse:
+		y, ok := b.(llms.ToolCallResponse)
+		return ok && x == y
+	}
+	return fmt.Sprintf("%T%#v", a, a) == fmt.Sprintf("%T%#v", b, b)
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tmc/langchaingo/llms"
+)
+
+func TestMessageEqual(t *testing.T) {
+	a := call("c1", "bash", `{"command": "ls"}`)
+	tests := []struct {
+		name string
+		x, y llms.MessageContent
+		want bool
+	}{
+		{"same", a, call("c1", "bash", `{"command": "ls"}`), true},
+		{"other args", a, call("c1", "bash", `{"command": "ls -l"}`), false},
+		{"other role", llms.TextParts(llms.ChatMessageTypeHuman, "x"), llms.TextParts(llms.ChatMessageTypeAI, "x"), false},
+		{"text", llms.TextParts(llms.ChatMessageTypeHuman, "x"), llms.TextParts(llms.ChatMessageTypeHuman, "x"), true},
+		{"result", result("c1", "bash", "out"), result("c1", "bash", "out2"), false},
+		{"part count", llms.TextParts(llms.ChatMessageTypeHuman, "x", "y"), llms.TextParts(llms.ChatMessageTypeHuman, "x"), false},
+		{"nil call", llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{llms.ToolCall{ID: "a"}}}, a, false},
+		{"image", llms.MessageContent{Role: llms.ChatMessageTypeHuman, Parts: []llms.ContentPart{llms.ImageURLContent{URL: "u"}}},
+			llms.MessageContent{Role: llms.ChatMessageTypeHuman, Parts: []llms.ContentPart{llms.ImageURLContent{URL: "u"}}}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, messageEqual(tt.x, tt.y))
+		})
+	}
+}
+
+func TestCommonPrefix(t *testing.T) {
+	m := conversation()
+	assert.Equal(t, 3, commonPrefix(m[:3], m))
+	assert.Equal(t, 0, commonPrefix(nil, m))
+	other := append([]llms.MessageContent{m[0]}, m[2:]...)
+	assert.Equal(t, 1, commonPrefix(m, other))
+}
+
+// fakeSender replays a script: per call, keep the last keep messages.
+type fakeSender struct {
+	keep  int
+	calls int
+	fail  int // the call (1-based) that fails
+}
+
+func (f *fakeSender) send(_ context.Context, in []llms.MessageContent) ([]llms.MessageContent, callInfo, error) {
+	f.calls++
+	if f.calls == f.fail {
+		return nil, callInfo{}, errors.New("boom")
+	}
+	if f.keep > 0 && len(in) > f.keep {
+		return append([]llms.MessageContent{in[0]}, in[len(in)-f.keep:]...), callInfo{compacted: true}, nil
+	}
+	return in, callInfo{}, nil
+}
+
+func TestReplayRun(t *testing.T) {
+	c := testCounter(t)
+	msgs := conversation()
+	msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeAI, "done"))
+	ticks := 0
+	st := strategy{name: "fake", budget: 50, newRun: func(string) sender { return noneSender{} }}
+	res := replayRun(context.Background(), "f", msgs, st, 100, c, func() { ticks++ })
+	require.Len(t, res.calls, 4, "one call per assistant message")
+	assert.Equal(t, 4, ticks)
+	assert.Equal(t, []int{2, 4, 6, 8}, []int{res.calls[0].msgIndex, res.calls[1].msgIndex, res.calls[2].msgIndex, res.calls[3].msgIndex})
+	for i, rec := range res.calls {
+		assert.Equal(t, rec.origTokens, rec.sent)
+		assert.False(t, rec.pairErr)
+		assert.Equal(t, i > 0, rec.stable)
+		if i > 0 {
+			assert.Equal(t, res.calls[i-1].sent-3, rec.cached, "the previous context, without the reply priming")
+		}
+		assert.Equal(t, rec.sent > 50, rec.overBudget)
+	}
+	assert.Equal(t, res.ret.present, res.ret.visible)
+	assert.Equal(t, 3, res.ret.present[factPaths])
+
+	st.newRun = func(string) sender { return &fakeSender{keep: 1, fail: 2} }
+	res = replayRun(context.Background(), "f", msgs, st, 100, c, nil)
+	require.Len(t, res.calls, 4)
+	assert.True(t, res.calls[1].failed)
+	assert.Contains(t, res.firstErr, "boom")
+	assert.True(t, res.calls[2].pairErr, "a tool result without its call")
+	assert.False(t, res.calls[2].stable)
+	assert.Less(t, res.ret.visible[factPaths], res.ret.present[factPaths])
+}

@@ -1,0 +1,419 @@
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// Targets of ours at the target window, over the whole corpus.
+const (
+	targetWindow     = 32000
+	targetReduction  = 0.60
+	targetPaths      = 0.98
+	targetExceptions = 0.90
+	targetStable     = 0.95
+)
+
+// strategyDocs describes each strategy for the report.
+func strategyDoc(name string) string {
+	switch {
+	case name == stratNone:
+		return "no compaction: the whole conversation every call (the baseline; it may exceed the window, counted as budget violations for information only)"
+	case name == stratOldest:
+		return "langchaingo's `memory.ConversationTokenBuffer` behaviour: drop the oldest message, one at a time, until the history fits the budget; system prompt kept; tool pairs are not respected"
+	case strings.HasPrefix(name, stratMaskPre):
+		return "observation masking (SWE-agent `LastNObservations`, the baseline of Lindenbauer et al. 2025): all tool outputs but the last " +
+			strings.TrimPrefix(name, stratMaskPre) + " replaced by `Old environment output: (N lines omitted)`; no budget enforcement"
+	case name == stratOursMask:
+		return "compact, `WithMaskOnly(true)`: old tool outputs replaced by their extractor summary; drops and summarizes only when masking cannot keep the budget"
+	case name == stratOursRule:
+		return "compact, defaults: mask, then drop by priority and summarize with the rule-based digest"
+	case name == stratOursLLM:
+		return "compact with an LLM summarizer (see below)"
+	case isOurs(name):
+		base, tuning, _ := strings.Cut(name, ":")
+		return strategyDoc(base) + "; tuned: `" + tuning + "`"
+	}
+	return ""
+}
+
+func isOurs(name string) bool { return strings.HasPrefix(name, "ours-") }
+
+func fmtInt(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+func pct(f float64) string {
+	if math.IsNaN(f) {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.1f%%", 100*f)
+}
+
+// signedPct shows a reduction as a signed change: 0.62 is "-62.0%".
+func signedPct(f float64) string {
+	if math.IsNaN(f) {
+		return "n/a"
+	}
+	if math.Abs(f) < 0.0005 {
+		return "0.0%"
+	}
+	return fmt.Sprintf("%+.1f%%", -100*f)
+}
+
+func dollars(f float64) string { return fmt.Sprintf("$%.2f", f) }
+
+func windowLabel(w int) string {
+	if w%1000 == 0 {
+		return strconv.Itoa(w/1000) + "k"
+	}
+	return strconv.Itoa(w)
+}
+
+// tableA returns the header and rows of the tokens and cost table of one window.
+func tableA(rows []row, w int) ([]string, [][]string) {
+	head := []string{"strategy", "input tokens billed", "vs none", "peak context (max / mean of runs)", "compactions per run",
+		"summarizer calls", "summarizer tokens in / out", "cost, no cache", "cost, cached at 10%", "at 25%", "at 50%"}
+	var out [][]string
+	for _, r := range rows {
+		if r.window != w {
+			continue
+		}
+		cpr := 0.0
+		if r.runs > 0 {
+			cpr = float64(r.compactions) / float64(r.runs)
+		}
+		out = append(out, []string{r.strategy, fmtInt(r.billed), signedPct(r.reduction),
+			fmtInt(int64(r.peak)) + " / " + fmtInt(int64(math.Round(r.meanPeak))), fmt.Sprintf("%.1f", cpr),
+			fmtInt(int64(r.sumCalls)), fmtInt(r.sumIn) + " / " + fmtInt(r.sumOut),
+			dollars(r.costNoCache), dollars(r.cost[0]), dollars(r.cost[1]), dollars(r.cost[2])})
+	}
+	return head, out
+}
+
+// tableB returns the header and rows of the retention and invariants table of one window.
+func tableB(rows []row, w int) ([]string, [][]string) {
+	head := []string{"strategy", "paths", "exceptions", "exit statuses", "instructions", "mean",
+		"budget violations", "tool-pair violations", "errors", "prefix-stable calls"}
+	var out [][]string
+	for _, r := range rows {
+		if r.window != w {
+			continue
+		}
+		bv := fmtInt(int64(r.budgetViolations))
+		if r.strategy == stratNone {
+			bv += " (info)"
+		}
+		out = append(out, []string{r.strategy, pct(r.retention[factPaths]), pct(r.retention[factExceptions]),
+			pct(r.retention[factExits]), pct(r.retention[factInstructions]), pct(r.meanRetention()),
+			bv, fmtInt(int64(r.pairViolations)), fmtInt(int64(r.failed)), pct(r.stableShare())})
+	}
+	return head, out
+}
+
+func markdownTable(b *strings.Builder, head []string, rows [][]string) {
+	b.WriteString("| " + strings.Join(head, " | ") + " |\n")
+	seps := make([]string, len(head))
+	for i := range seps {
+		seps[i] = "---"
+		if i > 0 {
+			seps[i] = "---:"
+		}
+	}
+	b.WriteString("| " + strings.Join(seps, " | ") + " |\n")
+	for _, r := range rows {
+		b.WriteString("| " + strings.Join(r, " | ") + " |\n")
+	}
+}
+
+func textTable(w io.Writer, head []string, rows [][]string) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t")+"\t")
+	}
+	tw.Flush()
+}
+
+// printTables prints both tables of every window on w.
+func printTables(w io.Writer, ev *evaluation) {
+	fmt.Fprintf(w, "%d trajectories, %d messages, %d model calls per strategy and window, in %s\n",
+		len(ev.files), ev.messages, ev.calls, ev.elapsed.Round(100_000_000))
+	for _, win := range ev.cfg.windows {
+		budget := 0
+		for _, r := range ev.rows {
+			if r.window == win {
+				budget = r.budget
+			}
+		}
+		fmt.Fprintf(w, "\n== window %s (budget %s tokens): tokens and cost\n", fmtInt(int64(win)), fmtInt(int64(budget)))
+		h, rs := tableA(ev.rows, win)
+		textTable(w, h, rs)
+		fmt.Fprintf(w, "\n== window %s: retention at the last call, invariants\n", fmtInt(int64(win)))
+		h, rs = tableB(ev.rows, win)
+		textTable(w, h, rs)
+	}
+	for _, r := range ev.rows {
+		if r.firstErr != "" {
+			fmt.Fprintf(w, "\n%s at %s: %d calls failed; first: %s\n", r.strategy, windowLabel(r.window), r.failed, r.firstErr)
+		}
+	}
+	if lines := targetLines(ev); len(lines) > 0 {
+		fmt.Fprintf(w, "\n== targets at %s\n", windowLabel(targetWindow))
+		for _, l := range lines {
+			fmt.Fprintln(w, strings.ReplaceAll(l, "**", ""))
+		}
+	}
+}
+
+// findRow returns the row of strategy s at window w.
+func findRow(rows []row, w int, s string) (row, bool) {
+	for _, r := range rows {
+		if r.window == w && r.strategy == s {
+			return r, true
+		}
+	}
+	return row{}, false
+}
+
+// targetLines checks the targets of ours at the target window.
+func targetLines(ev *evaluation) []string {
+	var lines []string
+	mark := func(ok bool) string {
+		if ok {
+			return "met"
+		}
+		return "**MISSED**"
+	}
+	for _, r := range ev.rows {
+		if r.window != targetWindow || !isOurs(r.strategy) {
+			continue
+		}
+		viol := r.budgetViolations + r.pairViolations + r.failed
+		l := fmt.Sprintf("- `%s`: input tokens %s vs none (target -60%%): %s; paths %s (>= 98%%): %s; exceptions %s (>= 90%%): %s; prefix-stable %s (>= 95%%): %s; violations and errors %d (0): %s",
+			r.strategy, signedPct(r.reduction), mark(r.reduction >= targetReduction),
+			pct(r.retention[factPaths]), mark(r.retention[factPaths] >= targetPaths),
+			pct(r.retention[factExceptions]), mark(math.IsNaN(r.retention[factExceptions]) || r.retention[factExceptions] >= targetExceptions),
+			pct(r.stableShare()), mark(r.stableShare() >= targetStable),
+			viol, mark(viol == 0))
+		for _, base := range ev.cfg.strategies {
+			if base != stratOldest && !strings.HasPrefix(base, stratMaskPre) {
+				continue
+			}
+			b, ok := findRow(ev.rows, targetWindow, base)
+			if !ok {
+				continue
+			}
+			better := r.meanRetention() > b.meanRetention() && r.billed <= b.billed
+			l += fmt.Sprintf("; vs %s: mean retention %s vs %s at %s vs %s tokens: %s", base, pct(r.meanRetention()),
+				pct(b.meanRetention()), fmtInt(r.billed), fmtInt(b.billed), mark(better))
+		}
+		lines = append(lines, l)
+	}
+	return lines
+}
+
+// renderReport returns the markdown report.
+func renderReport(ev *evaluation) string {
+	var b strings.Builder
+	cfg := ev.cfg
+	b.WriteString("# Compaction on real agent trajectories\n\n")
+	b.WriteString("Generated by `cmd/compact-eval` (do not edit by hand; run it again). Command:\n\n")
+	fmt.Fprintf(&b, "```\n%s\n```\n\n", cfg.command)
+	fmt.Fprintf(&b, "%d trajectories (%d messages) from `%s`; %d model calls per strategy and window; %d strategies at %d windows; %s on %d CPUs (GOMAXPROCS), %d trajectories at once.\n\n",
+		len(ev.files), ev.messages, filepathSlash(cfg.dir), ev.calls, len(cfg.strategies), len(cfg.windows),
+		ev.elapsed.Round(100_000_000), runtime.GOMAXPROCS(0), cfg.workers)
+
+	b.WriteString("## Method\n\n")
+	b.WriteString("Each trajectory is replayed as an agent would run it: one model call per assistant message, whose input is the conversation before that message; the real assistant message and tool results then follow from the file, whatever the strategy sent. ")
+	b.WriteString("Ours is replayed through the engine (`compact.Compactor.Compact`, one `Session` per run). ")
+	fmt.Fprintf(&b, "Tokens are counted with the gpt-4o tokenizer (`budget.NewCounter(\"gpt-4o\")`, %s, with the engine's per-message overhead) for every strategy. ", ev.encoding)
+	b.WriteString("Every strategy gets the same budget per window: the window minus the engine's default reserved output (4,096 tokens, or a quarter of windows under 16,384).\n\n")
+	b.WriteString("| strategy | what it does |\n| --- | --- |\n")
+	for _, s := range cfg.strategies {
+		fmt.Fprintf(&b, "| `%s` | %s |\n", s, strategyDoc(s))
+	}
+	fmt.Fprintf(&b, "\n`ours-llm` summarizer: %s. Its calls and tokens are counted separately and added to the cost (prompt as uncached input, reply as output).\n\n", ev.sumDesc)
+	fmt.Fprintf(&b, "Prices: input $%.2f and output $%.2f per million tokens (gpt-4o). The agent's own replies are the same for every strategy and left out of the cost.\n\n", cfg.prices.input, cfg.prices.output)
+
+	if _, ok := findRow(ev.rows, targetWindow, stratNone); ok {
+		fmt.Fprintf(&b, "## Results at a %s window\n\n", windowLabel(targetWindow))
+		writeWindowTables(&b, ev, targetWindow)
+		b.WriteString("### Targets for ours\n\n")
+		for _, l := range targetLines(ev) {
+			b.WriteString(l + "\n")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("## Plots\n\n")
+	fmt.Fprintf(&b, "![Tokens sent per call](tokens.png)\n\nTokens sent per call over `%s` at a %s window, one line per strategy; the dashed line is the budget.\n\n", ev.plotRun, windowLabel(ev.plotWindow))
+	b.WriteString("![Retention versus tokens](retention.png)\n\nMean fact retention (the four categories averaged) against input tokens billed over the corpus, one point per strategy and window.\n\n")
+
+	b.WriteString("## All windows\n\n")
+	for _, w := range cfg.windows {
+		budget := 0
+		for _, r := range ev.rows {
+			if r.window == w {
+				budget = r.budget
+			}
+		}
+		fmt.Fprintf(&b, "### Window %s tokens (budget %s)\n\n", fmtInt(int64(w)), fmtInt(int64(budget)))
+		writeWindowTables(&b, ev, w)
+	}
+	var errs []string
+	for _, r := range ev.rows {
+		if r.firstErr != "" {
+			errs = append(errs, fmt.Sprintf("- `%s` at %s: %d calls failed; first: %s", r.strategy, windowLabel(r.window), r.failed, r.firstErr))
+		}
+	}
+	if len(errs) > 0 {
+		b.WriteString("### Errors\n\n" + strings.Join(errs, "\n") + "\n\n")
+	}
+
+	b.WriteString("## Definitions\n\n")
+	b.WriteString("- **Input tokens billed**: the sum over all calls of all runs of the tokens sent. **vs none**: the change against `none` at the same window.\n")
+	b.WriteString("- **Peak context**: the largest context sent by any call, and the mean over runs of each run's largest.\n")
+	b.WriteString("- **Compactions per run**: calls where the strategy rewrote or removed context it had sent before (for ours: `Result.Compacted`; oldest-first: more messages dropped; masking: more outputs masked), divided by the number of runs.\n")
+	b.WriteString("- **Summarizer calls and tokens**: model calls made by the summarizer, their prompt tokens and reply tokens.\n")
+	b.WriteString("- **Fact retention**: at the last call of each run, of the facts present in the original conversation before that call, the share still visible in what was sent; averaged over the runs that hold at least one fact of the category (the runs.csv file has the per-run counts). **mean**: the average of the four categories.\n")
+	for _, d := range factDefinitions {
+		b.WriteString("  - " + d + "\n")
+	}
+	b.WriteString("- **Budget violations**: calls whose context exceeds the budget. **Tool-pair violations**: calls whose context fails `compact.CheckToolPairs` (a tool result without its call right before, or a call without its results), which providers reject. **Errors**: calls where the strategy returned an error and sent nothing.\n")
+	b.WriteString("- **Prefix-stable calls**: calls whose context starts with the previous call's whole context (message by message), out of all calls but each run's first: the proxy of a provider prompt-cache hit.\n")
+	b.WriteString("- **Cost with caching**: per call, the tokens of the leading messages shared with the previous call's context are billed at 10%, 25% or 50% of the input price, the rest at the full price; plus the summarizer's tokens. Providers' cache granularity (for example OpenAI's 1,024-token minimum) is not modelled.\n\n")
+
+	fmt.Fprintf(&b, "## Per trajectory at a %s window\n\n", windowLabel(ev.plotWindow))
+	b.WriteString("Input tokens billed per run, and in parentheses the mean retention at the last call.\n\n")
+	head := []string{"trajectory", "calls"}
+	head = append(head, cfg.strategies...)
+	var rows [][]string
+	for _, f := range ev.files {
+		line := []string{"`" + strings.TrimSuffix(f, ".jsonl") + "`", ""}
+		for _, s := range cfg.strategies {
+			cell := ""
+			for _, res := range ev.results {
+				if res.file == f && res.strategy == s && res.window == ev.plotWindow {
+					line[1] = strconv.Itoa(len(res.calls))
+					cell = fmtInt(int64(sumSent(res))) + " (" + pct(runMeanRetention(res)) + ")"
+				}
+			}
+			line = append(line, cell)
+		}
+		rows = append(rows, line)
+	}
+	markdownTable(&b, head, rows)
+	return b.String()
+}
+
+func writeWindowTables(b *strings.Builder, ev *evaluation, w int) {
+	h, rs := tableA(ev.rows, w)
+	markdownTable(b, h, rs)
+	b.WriteString("\n")
+	h, rs = tableB(ev.rows, w)
+	b.WriteString("Retention at the last call of each run, and invariants:\n\n")
+	markdownTable(b, h, rs)
+	b.WriteString("\n")
+}
+
+func filepathSlash(p string) string { return strings.ReplaceAll(p, "\\", "/") }
+
+func sumSent(res runResult) int {
+	n := 0
+	for _, c := range res.calls {
+		n += c.sent
+	}
+	return n
+}
+
+// runMeanRetention is the mean over the categories present of one run's retention.
+func runMeanRetention(res runResult) float64 {
+	s, n := 0.0, 0
+	for f := range numFactKinds {
+		if res.ret.present[f] > 0 {
+			s += float64(res.ret.visible[f]) / float64(res.ret.present[f])
+			n++
+		}
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return s / float64(n)
+}
+
+// writeCSV writes one line per run: the per-run figures behind the tables.
+func writeCSV(ev *evaluation, path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("write runs.csv: %w", err)
+	}
+	w := csv.NewWriter(f)
+	head := []string{"trajectory", "window", "strategy", "calls", "tokens_sent", "tokens_none", "peak", "compactions",
+		"summarizer_calls", "summarizer_in", "summarizer_out", "budget_violations", "pair_violations", "errors", "prefix_stable", "cached_tokens"}
+	for _, k := range factNames {
+		k = strings.ReplaceAll(k, " ", "_")
+		head = append(head, k+"_present", k+"_visible")
+	}
+	_ = w.Write(head)
+	for _, res := range ev.results {
+		var sent, none, peak, comp, sc, si, so, bv, pv, fl, stb, cached int
+		for _, c := range res.calls {
+			none += c.origTokens
+			if c.failed {
+				fl++
+				continue
+			}
+			sent += c.sent
+			peak = max(peak, c.sent)
+			sc, si, so = sc+c.sumCalls, si+c.sumIn, so+c.sumOut
+			cached += c.cached
+			comp += b2i(c.compacted)
+			bv += b2i(c.overBudget)
+			pv += b2i(c.pairErr)
+			stb += b2i(c.stable)
+		}
+		rec := []string{res.file, strconv.Itoa(res.window), res.strategy, strconv.Itoa(len(res.calls)), strconv.Itoa(sent),
+			strconv.Itoa(none), strconv.Itoa(peak), strconv.Itoa(comp), strconv.Itoa(sc), strconv.Itoa(si), strconv.Itoa(so),
+			strconv.Itoa(bv), strconv.Itoa(pv), strconv.Itoa(fl), strconv.Itoa(stb), strconv.Itoa(cached)}
+		for k := range numFactKinds {
+			rec = append(rec, strconv.Itoa(res.ret.present[k]), strconv.Itoa(res.ret.visible[k]))
+		}
+		_ = w.Write(rec)
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return fmt.Errorf("write runs.csv: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write runs.csv: %w", err)
+	}
+	return nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

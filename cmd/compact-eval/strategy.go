@@ -1,0 +1,278 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/budget"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// Strategy names accepted by -strategies.
+const (
+	stratNone     = "none"
+	stratOldest   = "oldest-first"
+	stratMaskPre  = "mask-last-" // followed by the number of tool outputs kept
+	stratOursMask = "ours-mask"
+	stratOursRule = "ours-rule"
+	stratOursLLM  = "ours-llm"
+)
+
+// defaultStrategies is the default value of -strategies.
+var defaultStrategies = []string{stratNone, stratOldest, stratMaskPre + "10", stratOursMask, stratOursRule, stratOursLLM}
+
+// callInfo is what a sender reports about one call besides the messages.
+type callInfo struct {
+	// compacted reports that the strategy rewrote or removed context it had
+	// sent before (a compaction), in this call.
+	compacted bool
+}
+
+// sender produces the context sent for each model call of one run. Calls
+// come in conversation order; in is the whole conversation so far and must
+// not be modified. The returned slice may share messages with in.
+type sender interface {
+	send(ctx context.Context, in []llms.MessageContent) ([]llms.MessageContent, callInfo, error)
+}
+
+// strategy is one way of managing the context, at one window.
+type strategy struct {
+	name   string
+	budget int // window - reserved output: what the context must fit
+	// newRun returns the sender of one run (one trajectory).
+	newRun func(runID string) sender
+}
+
+// strategyEnv is what building strategies needs.
+type strategyEnv struct {
+	counter    *budget.TokenCounter
+	summarizer func() (compact.Summarizer, error) // the summarizer of ours-llm
+}
+
+// newStrategy builds the named strategy at window.
+func newStrategy(name string, window int, env strategyEnv) (strategy, error) {
+	// Every strategy gets the engine's budget for the window, so that they
+	// compete for the same room.
+	ref, err := compact.New(compact.WithContextWindow(window), compact.WithCounter(env.counter))
+	if err != nil {
+		return strategy{}, fmt.Errorf("strategy %s at window %d: %w", name, window, err)
+	}
+	bud := ref.Budget()
+	st := strategy{name: name, budget: bud}
+	switch {
+	case name == stratNone:
+		st.newRun = func(string) sender { return noneSender{} }
+	case name == stratOldest:
+		st.newRun = func(string) sender { return &oldestFirst{count: env.counter, budget: bud} }
+	case strings.HasPrefix(name, stratMaskPre):
+		n, err := strconv.Atoi(strings.TrimPrefix(name, stratMaskPre))
+		if err != nil || n < 0 {
+			return strategy{}, fmt.Errorf("strategy %q: want %sN with N >= 0", name, stratMaskPre)
+		}
+		st.newRun = func(string) sender { return &maskLastN{n: n} }
+	case isOurs(name):
+		base, tuning, _ := strings.Cut(name, ":")
+		opts := []compact.Option{compact.WithContextWindow(window), compact.WithCounter(env.counter)}
+		extra, err := tuningOptions(tuning)
+		if err != nil {
+			return strategy{}, fmt.Errorf("strategy %q: %w", name, err)
+		}
+		switch base {
+		case stratOursMask:
+			opts = append(opts, compact.WithMaskOnly(true))
+		case stratOursLLM:
+			s, err := env.summarizer()
+			if err != nil {
+				return strategy{}, fmt.Errorf("strategy %s: summarizer: %w", name, err)
+			}
+			opts = append(opts, compact.WithCustomSummarizer(s))
+		case stratOursRule:
+		default:
+			return strategy{}, fmt.Errorf("unknown strategy %q (ours-mask, ours-rule, ours-llm, optionally followed by :key=value pairs)", name)
+		}
+		c, err := compact.New(append(opts, extra...)...)
+		if err != nil {
+			return strategy{}, fmt.Errorf("strategy %s at window %d: %w", name, window, err)
+		}
+		st.newRun = func(id string) sender { return newOursSender(c, id) }
+	default:
+		return strategy{}, fmt.Errorf("unknown strategy %q (known: none, oldest-first, mask-last-N, ours-mask, ours-rule, ours-llm)", name)
+	}
+	return st, nil
+}
+
+// noneSender sends the whole conversation: no compaction, the baseline.
+type noneSender struct{}
+
+func (noneSender) send(_ context.Context, in []llms.MessageContent) ([]llms.MessageContent, callInfo, error) {
+	return in, callInfo{}, nil
+}
+
+// oldestFirst is what langchaingo's memory.ConversationTokenBuffer does:
+// while the history is over the limit, remove its oldest message, one
+// message at a time, whatever it is (a tool call loses its results' call,
+// a result its call). The leading system messages are the prompt template,
+// not memory, and are kept. The removal is permanent, as the buffer
+// rewrites its chat history; since a suffix only grows, the kept suffix
+// is the longest one that fits. Unlike the buffer, which prunes after
+// saving a turn and counts a "Human: ... AI: ..." buffer string, it prunes
+// right before each call and counts the messages as sent with the shared
+// tokenizer, so that the call fits the same budget as the other
+// strategies.
+type oldestFirst struct {
+	count  *budget.TokenCounter
+	budget int
+	start  int // index of the first history message kept
+}
+
+func (o *oldestFirst) send(_ context.Context, in []llms.MessageContent) ([]llms.MessageContent, callInfo, error) {
+	lead := leadingSystem(in)
+	o.start = max(o.start, lead)
+	total := o.count.CountMessages(in[:lead])
+	if total == 0 {
+		total = budget.ReplyPriming
+	}
+	for _, m := range in[min(o.start, len(in)):] {
+		total += o.count.CountMessage(m)
+	}
+	before := o.start
+	for total > o.budget && o.start < len(in) {
+		total -= o.count.CountMessage(in[o.start])
+		o.start++
+	}
+	out := make([]llms.MessageContent, 0, lead+len(in)-min(o.start, len(in)))
+	out = append(out, in[:lead]...)
+	out = append(out, in[min(o.start, len(in)):]...)
+	return out, callInfo{compacted: o.start > before}, nil
+}
+
+// leadingSystem returns the number of leading system messages of msgs.
+func leadingSystem(msgs []llms.MessageContent) int {
+	n := 0
+	for n < len(msgs) && msgs[n].Role == llms.ChatMessageTypeSystem {
+		n++
+	}
+	return n
+}
+
+// maskLastN is observation masking as in SWE-agent's LastNObservations
+// history processor (polling 1), the baseline of Lindenbauer et al. 2025
+// ("The Complexity Trap"): every tool output but the last n is replaced by
+// "Old environment output: (K lines omitted)". It keeps tool pairs valid
+// but enforces no budget.
+type maskLastN struct {
+	n      int
+	masked int // tool messages masked at the previous call
+}
+
+// maskPlaceholder is SWE-agent's elision text.
+const maskPlaceholder = "Old environment output: (%d lines omitted)"
+
+func (s *maskLastN) send(_ context.Context, in []llms.MessageContent) ([]llms.MessageContent, callInfo, error) {
+	var tools []int
+	for i, m := range in {
+		if m.Role == llms.ChatMessageTypeTool {
+			tools = append(tools, i)
+		}
+	}
+	omit := max(0, len(tools)-s.n)
+	out := append([]llms.MessageContent(nil), in...)
+	for _, i := range tools[:omit] {
+		m := llms.MessageContent{Role: in[i].Role, Parts: make([]llms.ContentPart, len(in[i].Parts))}
+		for k, p := range in[i].Parts {
+			if r, ok := p.(llms.ToolCallResponse); ok {
+				r.Content = fmt.Sprintf(maskPlaceholder, countLines(r.Content))
+				p = r
+			}
+			m.Parts[k] = p
+		}
+		out[i] = m
+	}
+	info := callInfo{compacted: omit > s.masked}
+	s.masked = omit
+	return out, info, nil
+}
+
+// countLines counts lines as Python's str.splitlines does for \n, \r\n and \r.
+func countLines(s string) int {
+	if s == "" {
+		return 0
+	}
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	n := strings.Count(s, "\n") + strings.Count(s, "\r")
+	if !strings.HasSuffix(s, "\n") && !strings.HasSuffix(s, "\r") {
+		n++
+	}
+	return n
+}
+
+// oursSender replays through the engine, one session per run. To replay
+// through middleware.Wrap instead, send would call the wrapped model's
+// GenerateContent with middleware.WithSession(ctx, id) and take the
+// messages a recording next model received.
+type oursSender struct {
+	c *compact.Compactor
+	s *compact.Session
+}
+
+func newOursSender(c *compact.Compactor, id string) *oursSender {
+	return &oursSender{c: c, s: compact.NewSession(id)}
+}
+
+func (o *oursSender) send(ctx context.Context, in []llms.MessageContent) ([]llms.MessageContent, callInfo, error) {
+	res, err := o.c.Compact(ctx, o.s, in)
+	if err != nil {
+		return nil, callInfo{}, fmt.Errorf("compact %d messages: %w", len(in), err)
+	}
+	return res.Messages, callInfo{compacted: res.Compacted}, nil
+}
+
+// tuningOptions parses the engine options of a strategy name such as
+// "ours-rule:trigger=0.5:reset=0.3": trigger, reset (both needed together),
+// preserve, cooldown, minmsgs, maxsummary, emergency.
+func tuningOptions(spec string) ([]compact.Option, error) {
+	if spec == "" {
+		return nil, nil
+	}
+	var opts []compact.Option
+	trigger, reset := -1.0, -1.0
+	for _, kv := range strings.Split(spec, ":") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return nil, fmt.Errorf("option %q: want key=value", kv)
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return nil, fmt.Errorf("option %q: %w", kv, err)
+		}
+		switch k {
+		case "trigger":
+			trigger = f
+		case "reset":
+			reset = f
+		case "emergency":
+			opts = append(opts, compact.WithEmergencyRatio(f))
+		case "preserve":
+			opts = append(opts, compact.WithPreserveRecent(int(f)))
+		case "cooldown":
+			opts = append(opts, compact.WithCooldown(int(f)))
+		case "minmsgs":
+			opts = append(opts, compact.WithMinMessages(int(f)))
+		case "maxsummary":
+			opts = append(opts, compact.WithMaxSummaryTokens(int(f)))
+		default:
+			return nil, fmt.Errorf("option %q: unknown key (trigger, reset, emergency, preserve, cooldown, minmsgs, maxsummary)", k)
+		}
+	}
+	if (trigger < 0) != (reset < 0) {
+		return nil, errors.New("trigger and reset go together")
+	}
+	if trigger >= 0 {
+		opts = append(opts, compact.WithTrigger(trigger, reset))
+	}
+	return opts, nil
+}

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/budget"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tmc/langchaingo/llms"
+)
+
+func testCounter(t testing.TB) *budget.TokenCounter {
+	t.Helper()
+	c, err := budget.NewCounter("gpt-4o")
+	require.NoError(t, err)
+	return c
+}
+
+func testEnv(t testing.TB) strategyEnv {
+	c := testCounter(t)
+	f, _, err := newSummarizerFactory(llmScripted, "", c)
+	require.NoError(t, err)
+	return strategyEnv{counter: c, summarizer: f}
+}
+
+func TestNewStrategy(t *testing.T) {
+	env := testEnv(t)
+	for _, name := range append(defaultStrategies, "mask-last-3", "ours-rule:trigger=0.5:reset=0.2:preserve=4:cooldown=2:minmsgs=6:maxsummary=300:emergency=1") {
+		t.Run(name, func(t *testing.T) {
+			s, err := newStrategy(name, 16_000, env)
+			require.NoError(t, err)
+			assert.Equal(t, name, s.name)
+			assert.Equal(t, 12_000, s.budget, "the engine's budget: 16,000 minus a quarter")
+			assert.NotNil(t, s.newRun("run"))
+		})
+	}
+	for _, name := range []string{"fancy", "mask-last-x", "mask-last--1", "ours-magic", "ours-rule:trigger=0.5", "ours-rule:x=1", "ours-rule:trigger", "ours-rule:trigger=a:reset=0.1"} {
+		t.Run("bad "+name, func(t *testing.T) {
+			_, err := newStrategy(name, 16_000, env)
+			assert.Error(t, err)
+		})
+	}
+	_, err := newStrategy("none", -1, env)
+	assert.Error(t, err, "a negative window is invalid")
+}
+
+// agentRun returns a conversation of n tool rounds with outputs of size bytes.
+func agentRun(n, size int) []llms.MessageContent {
+	msgs := []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeSystem, "You are an agent."),
+		llms.TextParts(llms.ChatMessageTypeHuman, "Do the task."),
+	}
+	for i := range n {
+		id := "call_" + string(rune('a'+i%26)) + string(rune('a'+i/26))
+		msgs = append(msgs, call(id, "bash", `{"command": "cat f.py"}`))
+		out := make([]byte, size)
+		for k := range out {
+			out[k] = "abcdefgh ij\n"[(k+i)%12]
+		}
+		msgs = append(msgs, result(id, "bash", string(out)))
+	}
+	return append(msgs, llms.TextParts(llms.ChatMessageTypeAI, "done"))
+}
+
+func TestOldestFirst(t *testing.T) {
+	c := testCounter(t)
+	msgs := agentRun(20, 2000)
+	o := &oldestFirst{count: c, budget: 3000}
+	prevStart := 1 // the system prompt is never history
+	for i := 2; i <= len(msgs); i++ {
+		in := msgs[:i:i]
+		out, info, err := o.send(context.Background(), in)
+		require.NoError(t, err)
+		require.Equal(t, msgs[0], out[0], "the system prompt is kept")
+		assert.LessOrEqual(t, c.CountMessages(out), 3000, "call %d", i)
+		assert.Equal(t, in[len(in)-1], out[len(out)-1], "the newest message is kept while it fits")
+		assert.Equal(t, o.start > prevStart, info.compacted)
+		assert.GreaterOrEqual(t, o.start, prevStart, "dropping is permanent")
+		prevStart = o.start
+	}
+	assert.Positive(t, prevStart)
+}
+
+func TestOldestFirstSplitsPairs(t *testing.T) {
+	c := testCounter(t)
+	args := `{"command": "` + strings.Repeat("echo hello; ", 200) + `"}`
+	msgs := []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeSystem, "You are an agent."),
+		llms.TextParts(llms.ChatMessageTypeHuman, "Do the task."),
+		call("c1", "bash", args),
+		result("c1", "bash", "hello"),
+	}
+	limit := c.CountMessages([]llms.MessageContent{msgs[0], msgs[3]})
+	out, info, err := (&oldestFirst{count: c, budget: limit}).send(context.Background(), msgs)
+	require.NoError(t, err)
+	assert.True(t, info.compacted)
+	assert.Equal(t, []llms.MessageContent{msgs[0], msgs[3]}, out)
+	assert.Error(t, compact.CheckToolPairs(out), "the result lost its call")
+}
+
+func TestOldestFirstHugeMessage(t *testing.T) {
+	c := testCounter(t)
+	msgs := agentRun(1, 40_000)[:4]
+	out, _, err := (&oldestFirst{count: c, budget: 1000}).send(context.Background(), msgs)
+	require.NoError(t, err)
+	assert.Equal(t, msgs[:1], out, "everything dropped but the system prompt, as the token buffer would")
+}
+
+func TestMaskLastN(t *testing.T) {
+	msgs := agentRun(5, 30)
+	orig := append([]llms.MessageContent(nil), msgs...)
+	m := &maskLastN{n: 2}
+	out, info, err := m.send(context.Background(), msgs)
+	require.NoError(t, err)
+	assert.Equal(t, orig, msgs, "the input is not modified")
+	assert.True(t, info.compacted)
+	require.Len(t, out, len(msgs))
+	var masked, kept int
+	for i, msg := range out {
+		if msg.Role != llms.ChatMessageTypeTool {
+			assert.Equal(t, msgs[i], msg)
+			continue
+		}
+		r := msg.Parts[0].(llms.ToolCallResponse)
+		if r.Content == "Old environment output: (3 lines omitted)" {
+			masked++
+			assert.Equal(t, msgs[i].Parts[0].(llms.ToolCallResponse).ToolCallID, r.ToolCallID)
+		} else {
+			kept++
+			assert.Equal(t, msgs[i], msg)
+		}
+	}
+	assert.Equal(t, 3, masked)
+	assert.Equal(t, 2, kept)
+	assert.NoError(t, compact.CheckToolPairs(out))
+
+	_, info, err = m.send(context.Background(), msgs)
+	require.NoError(t, err)
+	assert.False(t, info.compacted, "nothing new to mask")
+}
+
+func TestCountLines(t *testing.T) {
+	tests := []struct {
+		s    string
+		want int
+	}{{"", 0}, {"a", 1}, {"a\n", 1}, {"a\nb", 2}, {"a\r\nb\r\n", 2}, {"a\rb", 2}, {"\n\n", 2}}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, countLines(tt.s), "%q", tt.s)
+	}
+}
+
+func TestOursSender(t *testing.T) {
+	env := testEnv(t)
+	msgs := agentRun(30, 3000)
+	for _, name := range []string{stratOursMask, stratOursRule, stratOursLLM} {
+		t.Run(name, func(t *testing.T) {
+			s, err := newStrategy(name, 8_000, env)
+			require.NoError(t, err)
+			snd := s.newRun("r")
+			compacted := 0
+			for i := 2; i < len(msgs); i++ {
+				out, info, err := snd.send(context.Background(), msgs[:i:i])
+				require.NoError(t, err)
+				assert.LessOrEqual(t, env.counter.CountMessages(out), s.budget)
+				assert.NoError(t, compact.CheckToolPairs(out))
+				if info.compacted {
+					compacted++
+				}
+			}
+			assert.Positive(t, compacted)
+		})
+	}
+}
