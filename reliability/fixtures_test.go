@@ -133,17 +133,17 @@ func userPrompt(msgs []llms.MessageContent) string {
 type fault int
 
 const (
-	faultNone       fault = iota // a valid summary
-	faultError                   // a retryable transport error (HTTP 503)
-	faultFatal                   // a non-retryable error (HTTP 400)
-	faultHang                    // no reply until the attempt's deadline
-	faultGarbage                 // prose, not the JSON schema
-	faultOversized               // a valid summary far over the token cap
-	faultHuge                    // a 2 MB reply
-	faultPanic                   // the model panics
-	faultNil                     // nil response, nil error
-	faultNoChoice                // a response without choices
-	faultCancel                  // the caller's context is canceled mid-call
+	faultNone      fault = iota // a valid summary
+	faultError                  // a retryable transport error (HTTP 503)
+	faultFatal                  // a non-retryable error (HTTP 400)
+	faultHang                   // no reply until the attempt's deadline
+	faultGarbage                // prose, not the JSON schema
+	faultOversized              // a valid summary far over the token cap
+	faultHuge                   // a 2 MB reply
+	faultPanic                  // the model panics
+	faultNil                    // nil response, nil error
+	faultNoChoice               // a response without choices
+	faultCancel                 // the caller's context is canceled mid-call
 	numFaults
 )
 
@@ -154,7 +154,9 @@ func (f fault) String() string { return faultNames[f] }
 // httpError is a provider error carrying an HTTP status.
 type httpError int
 
-func (e httpError) Error() string   { return fmt.Sprintf("API returned unexpected status code: %d", int(e)) }
+func (e httpError) Error() string {
+	return fmt.Sprintf("API returned unexpected status code: %d", int(e))
+}
 func (e httpError) StatusCode() int { return int(e) }
 
 // cancelKey carries the cancel function of a caller's context, so that the

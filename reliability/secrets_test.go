@@ -385,4 +385,3 @@ func ensureNoSecret(text string) error {
 	}
 	return nil
 }
-
