@@ -33,6 +33,7 @@ type config struct {
 	prices     prices
 	llmMode    string
 	llmModel   string
+	via        string
 	progress   bool
 	command    string // the command line, for the report
 }
@@ -70,6 +71,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fset.Float64Var(&cfg.prices.output, "price-output", defaultPrices.output, "output price, dollars per million tokens (summarizer replies)")
 	fset.StringVar(&cfg.llmMode, "llm", llmAuto, "summarizer model of ours-llm: auto (openai if OPENAI_API_KEY is set), scripted, openai")
 	fset.StringVar(&cfg.llmModel, "llm-model", "gpt-4o-mini", "OpenAI model of the summarizer with -llm openai")
+	fset.StringVar(&cfg.via, "via", viaMiddleware, "how ours is called: middleware (middleware.Wrap around a recording model) or engine (Compactor.Compact)")
 	quiet := fset.Bool("quiet", false, "no progress bar")
 	if err := fset.Parse(args); err != nil {
 		return config{}, err
@@ -78,6 +80,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return config{}, fmt.Errorf("unexpected arguments: %q", fset.Args())
 	}
 	cfg.progress = !*quiet
+	if cfg.via != viaMiddleware && cfg.via != viaEngine {
+		return config{}, fmt.Errorf("-via: %q is neither %s nor %s", cfg.via, viaMiddleware, viaEngine)
+	}
 	for _, w := range strings.Split(windows, ",") {
 		w = strings.TrimSpace(strings.ReplaceAll(w, "_", ""))
 		if w == "" {
@@ -204,7 +209,7 @@ func evaluate(ctx context.Context, cfg config, stderr io.Writer) (*evaluation, e
 		return nil, err
 	}
 	ev.sumDesc = desc
-	env := strategyEnv{counter: counter, summarizer: factory}
+	env := strategyEnv{counter: counter, summarizer: factory, via: cfg.via}
 	strats := make([][]strategy, len(cfg.windows))
 	for wi, w := range cfg.windows {
 		for _, name := range cfg.strategies {

@@ -68,7 +68,7 @@ func TestHarnessOnTestdata(t *testing.T) {
 
 	report, err := os.ReadFile(filepath.Join(out, "report.md"))
 	require.NoError(t, err)
-	for _, want := range []string{"## Method", "| ours-rule |", "tokens.png", "retention.png", "## Definitions", "mini-gemini3pro__django__django-10973"} {
+	for _, want := range []string{"## Method", "`middleware.Wrap` around a recording model", "| ours-rule |", "tokens.png", "retention.png", "## Definitions", "mini-gemini3pro__django__django-10973"} {
 		assert.Contains(t, string(report), want)
 	}
 	for _, png := range []string{"tokens.png", "retention.png"} {
@@ -125,6 +125,7 @@ func TestParseFlags(t *testing.T) {
 	assert.Equal(t, []int{16000, 32000, 128000}, cfg.windows)
 	assert.Equal(t, defaultStrategies, cfg.strategies)
 	assert.Equal(t, 2, cfg.workers)
+	assert.Equal(t, viaMiddleware, cfg.via)
 	assert.True(t, cfg.progress)
 
 	cfg, err = parseFlags([]string{"-windows", "8_000, 64000", "-strategies", "none, ours-rule", "-quiet"}, &bytes.Buffer{})
@@ -134,7 +135,7 @@ func TestParseFlags(t *testing.T) {
 	assert.False(t, cfg.progress)
 	assert.True(t, strings.HasPrefix(cfg.command, "go run ./cmd/compact-eval -windows"))
 
-	for _, args := range [][]string{{"-windows", "x"}, {"-windows", "-5"}, {"-windows", ","}, {"-strategies", ""}, {"-workers", "0"}, {"extra"}, {"-nope"}} {
+	for _, args := range [][]string{{"-windows", "x"}, {"-windows", "-5"}, {"-windows", ","}, {"-strategies", ""}, {"-workers", "0"}, {"-via", "x"}, {"extra"}, {"-nope"}} {
 		_, err := parseFlags(args, &bytes.Buffer{})
 		assert.Error(t, err, "%q", args)
 	}

@@ -246,7 +246,11 @@ func renderReport(ev *evaluation) string {
 
 	b.WriteString("## Method\n\n")
 	b.WriteString("Each trajectory is replayed as an agent would run it: one model call per assistant message, whose input is the conversation before that message; the real assistant message and tool results then follow from the file, whatever the strategy sent. ")
-	b.WriteString("Ours is replayed through the engine (`compact.Compactor.Compact`, one `Session` per run). ")
+	if cfg.via == viaEngine {
+		b.WriteString("Ours is replayed through the engine directly (`compact.Compactor.Compact`, one `Session` per run). ")
+	} else {
+		b.WriteString("Ours is replayed through the middleware as an agent calls its model: `middleware.Wrap` around a recording model, one conversation per run (`middleware.WithSession`); what the recording model received is what was sent. ")
+	}
 	fmt.Fprintf(&b, "Tokens are counted with the gpt-4o tokenizer (`budget.NewCounter(\"gpt-4o\")`, %s, with the engine's per-message overhead) for every strategy. ", ev.encoding)
 	b.WriteString("Every strategy gets the same budget per window: the window minus the engine's default reserved output (4,096 tokens, or a quarter of windows under 16,384).\n\n")
 	b.WriteString("| strategy | what it does |\n| --- | --- |\n")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/budget"
+	"github.com/agentcompact/compact/middleware"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -51,6 +52,7 @@ type strategy struct {
 type strategyEnv struct {
 	counter    *budget.TokenCounter
 	summarizer func() (compact.Summarizer, error) // the summarizer of ours-llm
+	via        string                             // viaMiddleware (default) or viaEngine
 }
 
 // newStrategy builds the named strategy at window.
@@ -98,7 +100,11 @@ func newStrategy(name string, window int, env strategyEnv) (strategy, error) {
 		if err != nil {
 			return strategy{}, fmt.Errorf("strategy %s at window %d: %w", name, window, err)
 		}
-		st.newRun = func(id string) sender { return newOursSender(c, id) }
+		if env.via == viaEngine {
+			st.newRun = func(id string) sender { return newOursSender(c, id) }
+		} else {
+			st.newRun = func(id string) sender { return newMiddlewareSender(c, id) }
+		}
 	default:
 		return strategy{}, fmt.Errorf("unknown strategy %q (known: none, oldest-first, mask-last-N, ours-mask, ours-rule, ours-llm)", name)
 	}
@@ -210,10 +216,58 @@ func countLines(s string) int {
 	return n
 }
 
-// oursSender replays through the engine, one session per run. To replay
-// through middleware.Wrap instead, send would call the wrapped model's
-// GenerateContent with middleware.WithSession(ctx, id) and take the
-// messages a recording next model received.
+// Replay paths of ours, for -via.
+const (
+	viaMiddleware = "middleware" // middleware.Wrap around a recording model, as an agent would call it
+	viaEngine     = "engine"     // compact.Compactor.Compact directly
+)
+
+// middlewareSender replays through middleware.Wrap, as an agent calls its
+// model: one wrapped Model per run, the conversation named with
+// middleware.WithSession, and a recording model as the wrapped model. What
+// the recorder received is what was sent; it answers with the
+// trajectory's next assistant message.
+type middlewareSender struct {
+	m    *middleware.Model
+	rec  *recordingModel
+	id   string
+	info middleware.CallInfo
+}
+
+func newMiddlewareSender(c *compact.Compactor, id string) *middlewareSender {
+	s := &middlewareSender{rec: &recordingModel{}, id: id}
+	s.m = middleware.Wrap(s.rec, c, middleware.WithObserver(func(ci middleware.CallInfo) { s.info = ci }))
+	return s
+}
+
+func (s *middlewareSender) send(ctx context.Context, in []llms.MessageContent) ([]llms.MessageContent, callInfo, error) {
+	s.rec.sent, s.info = nil, middleware.CallInfo{}
+	if _, err := s.m.GenerateContent(middleware.WithSession(ctx, s.id), in); err != nil {
+		return nil, callInfo{}, fmt.Errorf("middleware call with %d messages: %w", len(in), err)
+	}
+	if s.rec.sent == nil {
+		return nil, callInfo{}, errors.New("the wrapped model was not called")
+	}
+	return s.rec.sent, callInfo{compacted: len(s.info.Compactions) > 0}, nil
+}
+
+// recordingModel is the model under the middleware: it records the
+// messages of the last call and answers with a fixed assistant message (the
+// replay ignores the answer: the trajectory's own next messages follow).
+type recordingModel struct {
+	sent []llms.MessageContent
+}
+
+func (r *recordingModel) GenerateContent(_ context.Context, msgs []llms.MessageContent, _ ...llms.CallOption) (*llms.ContentResponse, error) {
+	r.sent = append([]llms.MessageContent(nil), msgs...)
+	return &llms.ContentResponse{Choices: []*llms.ContentChoice{{Content: "(replayed)", StopReason: "stop"}}}, nil
+}
+
+func (r *recordingModel) Call(ctx context.Context, prompt string, opts ...llms.CallOption) (string, error) {
+	return llms.GenerateFromSinglePrompt(ctx, r, prompt, opts...)
+}
+
+// oursSender replays through the engine directly, one session per run.
 type oursSender struct {
 	c *compact.Compactor
 	s *compact.Session

@@ -153,24 +153,48 @@ func TestCountLines(t *testing.T) {
 }
 
 func TestOursSender(t *testing.T) {
-	env := testEnv(t)
 	msgs := agentRun(30, 3000)
-	for _, name := range []string{stratOursMask, stratOursRule, stratOursLLM} {
-		t.Run(name, func(t *testing.T) {
-			s, err := newStrategy(name, 8_000, env)
-			require.NoError(t, err)
-			snd := s.newRun("r")
-			compacted := 0
-			for i := 2; i < len(msgs); i++ {
-				out, info, err := snd.send(context.Background(), msgs[:i:i])
+	sent := map[string][][]llms.MessageContent{}
+	for _, via := range []string{viaEngine, viaMiddleware} {
+		env := testEnv(t)
+		env.via = via
+		for _, name := range []string{stratOursMask, stratOursRule, stratOursLLM} {
+			t.Run(via+" "+name, func(t *testing.T) {
+				s, err := newStrategy(name, 8_000, env)
 				require.NoError(t, err)
-				assert.LessOrEqual(t, env.counter.CountMessages(out), s.budget)
-				assert.NoError(t, compact.CheckToolPairs(out))
-				if info.compacted {
-					compacted++
+				snd := s.newRun("r")
+				compacted := 0
+				for i := 2; i < len(msgs); i++ {
+					out, info, err := snd.send(context.Background(), msgs[:i:i])
+					require.NoError(t, err)
+					assert.LessOrEqual(t, env.counter.CountMessages(out), s.budget)
+					assert.NoError(t, compact.CheckToolPairs(out))
+					if info.compacted {
+						compacted++
+					}
+					sent[via+name] = append(sent[via+name], out)
 				}
-			}
-			assert.Positive(t, compacted)
-		})
+				assert.Positive(t, compacted)
+			})
+		}
 	}
+	for _, name := range []string{stratOursMask, stratOursRule} {
+		a, b := sent[viaEngine+name], sent[viaMiddleware+name]
+		require.Len(t, b, len(a))
+		for i := range a {
+			assert.Equal(t, len(a[i]), commonPrefix(a[i], b[i]), "%s call %d: the middleware sends what the engine returns", name, i)
+		}
+	}
+}
+
+func TestMiddlewareSenderError(t *testing.T) {
+	env := testEnv(t)
+	c, err := compact.New(compact.WithContextWindow(1_000), compact.WithReservedOutput(990), compact.WithCounter(env.counter))
+	require.NoError(t, err)
+	msgs := []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeSystem, strings.Repeat("a long system prompt ", 50)),
+		llms.TextParts(llms.ChatMessageTypeHuman, "hi"),
+	}
+	_, _, err = newMiddlewareSender(c, "r").send(context.Background(), msgs)
+	assert.ErrorIs(t, err, compact.ErrBudgetTooSmall, "the system prompt alone is over the budget")
 }
