@@ -61,7 +61,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.model, "model", "", "model `name`: default gpt-4o-mini with OPENAI_API_KEY, llama3.1 with -ollama; also selects the tokenizer")
 	fs.StringVar(&cfg.ollamaURL, "ollama", "", "Ollama server `URL` (e.g. http://localhost:11434); takes precedence over OPENAI_API_KEY")
 	fs.BoolVar(&cfg.offline, "offline", false, "use the scripted model even if a provider is configured")
-	fs.IntVar(&cfg.files, "files", 8, "how many files the scripted model reads")
+	fs.IntVar(&cfg.files, "files", 12, "how many files the scripted model reads")
 	fs.IntVar(&cfg.maxIter, "max-iterations", 24, "the executor's iteration limit")
 	fs.StringVar(&cfg.task, "task", defaultTask, "the task given to the agent")
 	fs.BoolVar(&cfg.llmSummary, "llm-summarizer", false, "summarize with the model itself (default: the rule-based digest; the scripted model cannot summarize)")

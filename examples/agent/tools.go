@@ -18,7 +18,7 @@ import (
 
 // Limits of the tools' outputs, as real agent tools have.
 const (
-	maxReadBytes   = 12_000
+	maxReadBytes   = 6_000
 	maxGrepMatches = 60
 	maxVetBytes    = 6_000
 	vetTimeout     = 2 * time.Minute
