@@ -33,10 +33,41 @@ type wireMessage struct {
 	Role         string               `json:"role,omitempty"`
 	Name         string               `json:"name,omitempty"`
 	ToolCallID   string               `json:"toolCallId,omitempty"`
-	ToolCalls    []llms.ToolCall      `json:"toolCalls,omitempty"`
+	ToolCalls    []wireCall           `json:"toolCalls,omitempty"`
 	FunctionCall *llms.FunctionCall   `json:"functionCall,omitempty"`
 	Reasoning    string               `json:"reasoning,omitempty"`
 	Other        bool                 `json:"other,omitempty"`
+}
+
+// wireCall is a tool call in wireMessage. llms.ToolCall is not used
+// directly: its own JSON methods (langchaingo v0.1.14) do not round-trip
+// the function name and arguments.
+type wireCall struct {
+	ID       string             `json:"id"`
+	Type     string             `json:"type,omitempty"`
+	Function *llms.FunctionCall `json:"function,omitempty"`
+}
+
+func toWireCalls(calls []llms.ToolCall) []wireCall {
+	if len(calls) == 0 {
+		return nil
+	}
+	out := make([]wireCall, len(calls))
+	for i, c := range calls {
+		out[i] = wireCall{ID: c.ID, Type: c.Type, Function: c.FunctionCall}
+	}
+	return out
+}
+
+func fromWireCalls(calls []wireCall) []llms.ToolCall {
+	if len(calls) == 0 {
+		return nil
+	}
+	out := make([]llms.ToolCall, len(calls))
+	for i, c := range calls {
+		out[i] = llms.ToolCall{ID: c.ID, Type: c.Type, FunctionCall: c.Function}
+	}
+	return out
 }
 
 // errNilMessage reports a nil chat message given to MarshalMessage.
@@ -91,7 +122,7 @@ func isNil(m llms.ChatMessage) bool { return m == nil || deref(m) == nil }
 func toWire(m llms.ChatMessage) wireMessage {
 	switch v := deref(m).(type) {
 	case llms.AIChatMessage:
-		return wireMessage{Type: llms.ChatMessageTypeAI, Content: v.Content, ToolCalls: v.ToolCalls,
+		return wireMessage{Type: llms.ChatMessageTypeAI, Content: v.Content, ToolCalls: toWireCalls(v.ToolCalls),
 			FunctionCall: v.FunctionCall, Reasoning: v.ReasoningContent}
 	case llms.HumanChatMessage:
 		return wireMessage{Type: llms.ChatMessageTypeHuman, Content: v.Content}
@@ -114,7 +145,7 @@ func fromWire(w wireMessage) llms.ChatMessage {
 	}
 	switch w.Type {
 	case llms.ChatMessageTypeAI:
-		return llms.AIChatMessage{Content: w.Content, ToolCalls: w.ToolCalls, FunctionCall: w.FunctionCall,
+		return llms.AIChatMessage{Content: w.Content, ToolCalls: fromWireCalls(w.ToolCalls), FunctionCall: w.FunctionCall,
 			ReasoningContent: w.Reasoning}
 	case llms.ChatMessageTypeHuman:
 		return llms.HumanChatMessage{Content: w.Content}
@@ -179,7 +210,7 @@ func sameMessage(a, b llms.ChatMessage) bool {
 	}
 	for i := range wa.ToolCalls {
 		x, y := wa.ToolCalls[i], wb.ToolCalls[i]
-		if x.ID != y.ID || x.Type != y.Type || !sameFunc(x.FunctionCall, y.FunctionCall) {
+		if x.ID != y.ID || x.Type != y.Type || !sameFunc(x.Function, y.Function) {
 			return false
 		}
 	}
@@ -218,7 +249,7 @@ func toContent(m llms.ChatMessage, toolName func(id string) string) llms.Message
 		if text != "" || len(w.ToolCalls) == 0 {
 			mc.Parts = append(mc.Parts, llms.TextContent{Text: text})
 		}
-		for _, tc := range w.ToolCalls {
+		for _, tc := range fromWireCalls(w.ToolCalls) {
 			mc.Parts = append(mc.Parts, tc)
 		}
 		return mc

@@ -401,22 +401,56 @@ func (m *Memory) Records(ctx context.Context) ([]Record, error) {
 	return cloneRecords(m.chain), nil
 }
 
-// Verify checks every record of the summary chain against the history: the
-// originals it condensed must still be there, with the recorded SHA-256. An
-// error wraps ErrIntegrity.
+// Verify checks every record of the summary chain against what the history
+// holds now: the originals each record condensed must still be there, with
+// the recorded SHA-256. It reads the history afresh and changes nothing; an
+// error wraps ErrIntegrity (or reports why the history could not be read).
 func (m *Memory) Verify(ctx context.Context) error {
-	if err := m.syncForRead(ctx); err != nil {
-		return err
-	}
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	at := func(i int) llms.ChatMessage { return m.entries[i].msg }
-	for _, r := range m.chain {
-		if err := verifyRecord(r, len(m.entries), at); err != nil {
+	loaded, chain := m.loaded, m.chain
+	m.mu.Unlock()
+	if !loaded {
+		st, err := m.store.Load(ctx, m.o.sessionID)
+		if err != nil {
+			return fmt.Errorf("memory: load state of session %q: %w", m.o.sessionID, err)
+		}
+		chain = st.Chain
+	}
+	m.histMu.Lock()
+	var msgs []llms.ChatMessage
+	var err error
+	if m.inc != nil {
+		msgs, _, err = m.inc.MessagesSince(ctx, 0)
+	} else {
+		msgs, err = m.hist.Messages(ctx)
+	}
+	m.histMu.Unlock()
+	if err != nil {
+		return fmt.Errorf("memory: read history: %w", err)
+	}
+	msgs = withoutNil(msgs)
+	at := func(i int) llms.ChatMessage { return msgs[i] }
+	for _, r := range chain {
+		if err := verifyRecord(r, len(msgs), at); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// Contents returns the engine's form of a history's messages, as a Memory
+// gives them to the engine (see the package documentation); nil messages
+// are skipped. compact.MessageIDs(Contents(history)) yields the ids that
+// [Record].OriginalMessageIDs and Summaries use. msgs is not modified.
+func Contents(msgs []llms.ChatMessage) []llms.MessageContent {
+	m := &Memory{fullCount: map[string]int{}, winCount: map[string]int{}}
+	out := make([]llms.MessageContent, 0, len(msgs))
+	for _, cm := range withoutNil(msgs) {
+		mc := toContent(cm, m.toolNameLocked)
+		m.entries = append(m.entries, entry{msg: cm})
+		out = append(out, mc)
+	}
+	return out
 }
 
 // Stats returns the session's figures: messages in the history and covered
