@@ -251,20 +251,32 @@ func dedupeStrings(in []string) []string {
 // writeFacts renders shell writes; plain ones of the same kind (removed,
 // created, ...) are grouped: "Removed: a.py, b.py".
 func writeFacts(writes []shellWrite) []string {
+	const maxWrites = 64
+	if len(writes) > maxWrites {
+		writes = writes[:maxWrites]
+	}
 	var out []string
 	groups := map[string]int{} // how -> index in out
+	var members [][]string
 	for _, w := range writes {
 		plain := w.lines < 0 && w.detail == "" && (w.how == "removed" || w.how == "created")
 		if !plain {
 			out = append(out, w.fact())
+			members = append(members, nil)
 			continue
 		}
 		if i, ok := groups[w.how]; ok {
-			out[i] += ", " + w.path
+			members[i] = append(members[i], w.path)
 			continue
 		}
 		groups[w.how] = len(out)
-		out = append(out, capitalize(w.how)+": "+w.path)
+		out = append(out, capitalize(w.how))
+		members = append(members, []string{w.path})
+	}
+	for i, m := range members {
+		if m != nil {
+			out[i] += ": " + strings.Join(m, ", ")
+		}
 	}
 	return out
 }

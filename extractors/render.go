@@ -180,7 +180,11 @@ func (d Digest) Render(maxTokens int, count func(string) int) string {
 			picks = picks[:len(picks)-1]
 			chosen[last.sec] = chosen[last.sec][:len(chosen[last.sec])-1]
 		} else if prevText != "" {
-			prevText = shortenWords(prevText, len(prevText)/2)
+			shorter := shortenWords(prevText, len(prevText)/2)
+			if len(shorter) >= len(prevText) || len(shorter) < 16 {
+				shorter = ""
+			}
+			prevText = shorter
 		} else {
 			break
 		}

@@ -66,7 +66,10 @@ type shellParser struct {
 	word    strings.Builder
 	inWord  bool
 	pending []pendingHere // here-documents whose bodies start at the next newline
-	nextSep string
+	// unassigned is the index in pending of the first here-document not yet
+	// attached to a command (those form a suffix of pending).
+	unassigned int
+	nextSep    string
 }
 
 type pendingHere struct {
@@ -96,19 +99,16 @@ func (p *shellParser) endCmd(sep string) {
 	if len(c.args) > 0 || len(c.redirects) > 0 || c.hasHere {
 		p.cmds = append(p.cmds, c)
 		// Attach pending here-docs of this command to its stored copy.
-		for k := range p.pending {
-			if p.pending[k].cmd == -1 {
-				p.pending[k].cmd = len(p.cmds) - 1
-			}
+		for k := p.unassigned; k < len(p.pending); k++ {
+			p.pending[k].cmd = len(p.cmds) - 1
 		}
 	} else {
 		// Nothing to attach to: drop pending here-docs of an empty command.
-		for k := range p.pending {
-			if p.pending[k].cmd == -1 {
-				p.pending[k].cmd = -2
-			}
+		for k := p.unassigned; k < len(p.pending); k++ {
+			p.pending[k].cmd = -2
 		}
 	}
+	p.unassigned = len(p.pending)
 	p.cur = simpleCmd{}
 	p.nextSep = sep
 }
@@ -144,6 +144,7 @@ func (p *shellParser) readHereBodies() {
 		}
 	}
 	p.pending = p.pending[:0]
+	p.unassigned = 0
 }
 
 func (p *shellParser) run() {

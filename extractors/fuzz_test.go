@@ -1,0 +1,113 @@
+package extractors_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/agentcompact/compact/extractors"
+	"github.com/agentcompact/compact/extractors/extractortest"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// fuzzTools are the tool names FuzzExtract dispatches over: every built-in
+// family and an unknown tool (the fallback).
+var fuzzTools = []string{"bash", "read_file", "open", "grep", "search_dir", "find_file", "write_file", "edit",
+	"str_replace", "create", "git", "submit", "http_get", "json", "sql", "unknown_tool"}
+
+// addSeeds adds the real outputs of testdata/outputs.jsonl as seeds.
+func addSeeds(f *testing.F, add func(tool, args, out string)) {
+	file, err := os.Open("testdata/outputs.jsonl")
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer file.Close()
+	sc := bufio.NewScanner(file)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var r struct{ Tool, Arguments, Output string }
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			f.Fatal(err)
+		}
+		add(r.Tool, r.Arguments, r.Output)
+	}
+}
+
+// FuzzExtract checks every built-in (selected by the tool byte) on
+// arbitrary arguments and outputs: no panic, Format within the cap, valid
+// UTF-8 on one line, deterministic.
+func FuzzExtract(f *testing.F) {
+	addSeeds(f, func(tool, args, out string) { f.Add(uint8(0), args, out) })
+	f.Add(uint8(3), `{"command": "cat <<'EOF' > a\nEOF"}`, "\xff\xfe")
+	f.Add(uint8(14), `{"query": "select"}`, " a | b\n---+---\n 1 | 2\n(1 row)\n")
+	f.Add(uint8(12), `{"url": "http://x"}`, "HTTP/1.1 500 Oops\n\n{\"error\": 1}")
+	reg := extractors.Default()
+	f.Fuzz(func(t *testing.T, tool uint8, args, out string) {
+		call := extractors.Call{ID: "f", Name: fuzzTools[int(tool)%len(fuzzTools)], Arguments: args}
+		s1 := reg.Extract(call, out)
+		s2 := reg.Extract(call, out)
+		l1, l2 := extractors.Format(s1), extractors.Format(s2)
+		if l1 != l2 {
+			t.Fatalf("not deterministic: %q vs %q", l1, l2)
+		}
+		for _, p := range extractortest.Check(s1, false) {
+			t.Error(p)
+		}
+		// A built-in alone (outside the registry) must not panic either.
+		fams := extractors.BuiltinFamilies()
+		e, _ := extractors.Builtin(fams[int(tool)%len(fams)])
+		_ = extractors.Format(e.Extract(call, out))
+	})
+}
+
+// FuzzDigest checks Digest and Render on arbitrary conversations: no
+// panic, Render never over budget, valid UTF-8.
+func FuzzDigest(f *testing.F) {
+	addSeeds(f, func(tool, args, out string) { f.Add("Remember: don't break the API. Why?", tool, args, out, 200) })
+	f.Add("", "", "", "", 0)
+	f.Add("must\x00\xff?", "BASH", "{", "<returncode>", 5)
+	reg := extractors.Default()
+	f.Fuzz(func(t *testing.T, user, tool, args, out string, budget int) {
+		budget %= 2000
+		msgs := []llms.MessageContent{
+			llms.TextParts(llms.ChatMessageTypeHuman, user),
+			{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{llms.ToolCall{ID: "1", FunctionCall: &llms.FunctionCall{Name: tool, Arguments: args}}}},
+			{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: "1", Content: out}}},
+			{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{llms.ToolCall{ID: "2"}}},
+		}
+		d := reg.Digest(msgs, extractors.Digest{Previous: user, Entities: []string{tool}})
+		d = reg.Digest(msgs, d)
+		r := d.Render(budget, nil)
+		if budget <= 0 && r != "" {
+			t.Fatalf("non-empty render for budget %d", budget)
+		}
+		if n := len(r)/3 + 1; r != "" && n > budget {
+			t.Fatalf("render of %d tokens over budget %d", n, budget)
+		}
+		if !utf8.ValidString(r) {
+			t.Fatal("render not valid UTF-8")
+		}
+		for _, kp := range d.KeyPoints() {
+			if strings.Contains(kp, "\n") {
+				t.Fatalf("key point on several lines: %q", kp)
+			}
+		}
+	})
+}
+
+// FuzzRedact checks that Redact is idempotent and never panics.
+func FuzzRedact(f *testing.F) {
+	for _, s := range extractortest.Secrets {
+		f.Add("token " + s)
+	}
+	f.Add("-----BEGIN RSA PRIVATE KEY-----\nabc")
+	f.Fuzz(func(t *testing.T, s string) {
+		r := extractors.Redact(s)
+		if extractors.Redact(r) != r {
+			t.Fatalf("not idempotent: %q -> %q -> %q", s, r, extractors.Redact(r))
+		}
+	})
+}
