@@ -108,7 +108,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if cfg.workers < 1 {
 		return config{}, fmt.Errorf("-workers: %d must be at least 1", cfg.workers)
 	}
-	cfg.command = "go run ./cmd/compact-eval " + strings.Join(args, " ")
+	cfg.command = strings.TrimSpace("go run ./cmd/compact-eval " + strings.Join(args, " "))
 	return cfg, nil
 }
 
