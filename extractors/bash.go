@@ -168,6 +168,12 @@ func execSummary(tool string, isTest bool, env envelope) ToolSummary {
 	if tr.found && tr.failing {
 		s.Status = StatusError
 	}
+	if tr.summary != "" {
+		s.Metadata[MetaTests] = tr.summary
+	}
+	if len(tr.failed) > 0 {
+		s.Metadata[MetaFailedTests] = strings.Join(tr.failed, "\n")
+	}
 	excs, firstErr := scanErrors(body)
 	if len(excs) > 0 {
 		names := make([]string, len(excs))

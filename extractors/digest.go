@@ -158,6 +158,13 @@ func (n *digestBuilder) record(call Call, s ToolSummary, hasResult bool) {
 			n.entity(e)
 		}
 	}
+	if ft := splitList(md[MetaFailedTests]); len(ft) > 0 {
+		if len(ft) > 5 {
+			ft = append(ft[:5], "+"+itoa(len(ft)-5)+" more")
+		}
+		n.d.Errors = append(n.d.Errors, "Failed tests: "+strings.Join(ft, ", "))
+		n.entity(ft[0])
+	}
 	if e := md[MetaError]; e != "" && md[MetaExceptions] == "" && failed {
 		n.d.Errors = append(n.d.Errors, e)
 	}

@@ -46,7 +46,7 @@ func TestDigest(t *testing.T) {
 	require.Len(t, d.Commands, 2)
 	assert.Equal(t, "python3 check.py (exit 1)", d.Commands[0], "most recent first")
 	assert.Equal(t, "go test ./parser/ (exit 1)", d.Commands[1], "the tool name is resolved from the call id, whatever its case")
-	assert.Equal(t, []string{"ValueError at check.py:3: empty input"}, d.Errors)
+	assert.Equal(t, []string{"ValueError at check.py:3: empty input", "Failed tests: TestParseEmpty, example.com/parser"}, d.Errors)
 	assert.Equal(t, []string{"We will use Go 1.22 only.", "Remember to keep the public API stable."}, d.Instructions)
 	assert.Equal(t, []string{"Why does Parse fail on empty input?"}, d.Questions)
 	assert.Contains(t, d.Entities, "ValueError")

@@ -50,3 +50,11 @@ const (
 	// MetaPath is the primary file or directory of the call.
 	MetaPath = "path"
 )
+
+// Test run metadata set by the shell extractor.
+const (
+	// MetaTests is a test run's summary line, such as "3 failed, 12 passed".
+	MetaTests = "tests"
+	// MetaFailedTests lists the failing tests ("\n"-joined).
+	MetaFailedTests = "failed_tests"
+)

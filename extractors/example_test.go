@@ -1,0 +1,92 @@
+package extractors_test
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentcompact/compact/extractors"
+	"github.com/tmc/langchaingo/llms"
+)
+
+func ExampleFormat() {
+	fmt.Println(extractors.Format(extractors.ToolSummary{
+		Tool:     "read_file",
+		Status:   extractors.StatusSuccess,
+		KeyFacts: []string{"File: app/main.go", "Lines: 120", "Type: go", "Defines: Serve, New"},
+	}))
+	fmt.Println(extractors.Format(extractors.ToolSummary{Tool: "bash", Status: extractors.StatusError, KeyFacts: []string{"$ go test ./...", "exit 1"}}))
+	// Output:
+	// [✓ read_file: File: app/main.go | Lines: 120 | Type: go | Defines: Serve, New]
+	// [❌ bash: $ go test ./... | exit 1]
+}
+
+func Example_register() {
+	reg := extractors.Default()
+	reg.Register("run_sql", extractors.Func(func(call extractors.Call, output string) extractors.ToolSummary {
+		rows := strings.Count(strings.TrimSpace(output), "\n") + 1
+		return extractors.ToolSummary{Tool: call.Name, Status: extractors.StatusSuccess, KeyFacts: []string{fmt.Sprintf("Rows: %d", rows)}}
+	}))
+	// Names match case-insensitively: langchaingo agents may upper-case them.
+	s := reg.Extract(extractors.Call{Name: "RUN_SQL", Arguments: `{"query": "select * from users"}`}, "1|ann\n2|bob\n")
+	fmt.Println(extractors.Format(s))
+	// Output:
+	// [✓ RUN_SQL: Rows: 2]
+}
+
+func ExampleRegistry_Extract_bash() {
+	reg := extractors.Default()
+	call := extractors.Call{ID: "call_1", Name: "bash", Arguments: `{"command": "nl -ba pkg/server.py | sed -n '1,40p'"}`}
+	output := "<returncode>0</returncode>\n<output>\n     1\timport os\n     2\t\n     3\tclass Server:\n     4\t    def serve(self):\n     5\t        pass\n</output>"
+	fmt.Println(extractors.Format(reg.Extract(call, output)))
+
+	call = extractors.Call{ID: "call_2", Name: "bash", Arguments: `{"command": "python3 repro.py"}`}
+	output = "<returncode>1</returncode>\n<output>\nTraceback (most recent call last):\n  File \"repro.py\", line 3, in <module>\n    main()\nValueError: empty input\n</output>"
+	fmt.Println(extractors.Format(reg.Extract(call, output)))
+	// Output:
+	// [✓ bash: File: pkg/server.py | Lines: 1-5 | Type: python | Defines: Server, serve | Imports: 1]
+	// [❌ bash: $ python3 repro.py | exit 1 | Error: ValueError at repro.py:3: empty input | Output: 4 lines | First: Traceback (most recent call last): | Last: ValueError: empty input]
+}
+
+func ExampleNewRegistry_options() {
+	reg := extractors.NewRegistry(
+		extractors.WithMaxFacts(2),
+		extractors.WithVerbatim("get_requirements"), // never masked by the engine
+		extractors.WithExclude("list_dir"),          // masked to its size only
+		extractors.WithAlias("shell", "bash"),
+	)
+	fmt.Println(reg.Keep("GET_REQUIREMENTS"), reg.Keep("list_dir"))
+	fmt.Println(extractors.Format(reg.Extract(extractors.Call{Name: "list_dir"}, "a\nb\nc\n")))
+	// Output:
+	// true false
+	// [✓ list_dir: output dropped: 3 lines, 6 B]
+}
+
+func ExampleRedact() {
+	fmt.Println(extractors.Redact("connect postgres://app:hunter2@db:5432/main with AKIAIOSFODNN7EXAMPLE"))
+	// Output:
+	// connect postgres://app:[REDACTED:password]@db:5432/main with [REDACTED:aws-key]
+}
+
+func ExampleRegistry_Digest() {
+	msgs := []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeHuman, "Fix the failing test. Don't change the public API."),
+		{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{llms.ToolCall{ID: "c1", Type: "function",
+			FunctionCall: &llms.FunctionCall{Name: "bash", Arguments: `{"command": "go test ./parser"}`}}}},
+		// langchaingo's functions agent leaves the tool name empty: it is
+		// resolved from the call id.
+		{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: "c1",
+			Content: "--- FAIL: TestParse (0.00s)\nFAIL\tex.com/parser\t0.01s\nexit status 1"}}},
+		{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{llms.ToolCall{ID: "c2", Type: "function",
+			FunctionCall: &llms.FunctionCall{Name: "write_file", Arguments: `{"path": "parser/parse.go", "content": "package parser\n"}`}}}},
+		{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: "c2", Content: "ok"}}},
+	}
+	d := extractors.Default().Digest(msgs, extractors.Digest{})
+	fmt.Println(d.Render(200, nil))
+	// Output:
+	// Summary of 5 earlier messages (2 tool calls).
+	// Instructions: Don't change the public API.
+	// Errors: Failed tests: TestParse, ex.com/parser
+	// Files modified: parser/parse.go
+	// Commands: go test ./parser (exit 1)
+	// Entities: parser/parse.go, write_file, TestParse, bash
+}
