@@ -58,7 +58,10 @@ func autoKey(msgs []llms.MessageContent, head *string) string {
 		writeParts(write, msgs[i])
 	}
 	if head != nil {
-		write('h', trimRightSpace(*head))
+		// The same bytes as the user message the first call of the run
+		// (before any scratchpad step) hashes.
+		write('u', "")
+		writeParts(write, llms.MessageContent{Role: llms.ChatMessageTypeHuman, Parts: []llms.ContentPart{llms.TextContent{Text: *head}}})
 	} else {
 		for ; i < len(msgs); i++ {
 			if msgs[i].Role == llms.ChatMessageTypeHuman {

@@ -203,7 +203,7 @@ func TestTextAgentCompaction(t *testing.T) {
 				last, _ := tool.Call(context.Background(), files[i-1])
 				assert.Contains(t, p, "Observation: "+strings.TrimRight(last, "\n"), "call %d: the latest observation is verbatim", i)
 				compactions += len(info.Compactions)
-				assert.Equal(t, infos[1].SessionID, info.SessionID, "one session for the run")
+				assert.Equal(t, infos[0].SessionID, info.SessionID, "one session for the run, first call included")
 			}
 			require.Positive(t, compactions, "the run compacted")
 			final := text(got[len(got)-1][0])
