@@ -1,11 +1,127 @@
-// Package extractors turns tool outputs into their key facts, per tool.
+// Package extractors turns old tool outputs into their key facts, per tool,
+// so that an agent's context keeps what a tool said without what it
+// printed. It is a leaf package: it imports langchaingo's llms and the
+// standard library only.
 //
-// An [Extractor] summarizes one tool output as a [ToolSummary]; [Format]
-// renders it as one compact line such as
+// # Extractors and summaries
+//
+// An [Extractor] turns one output into a [ToolSummary]: the tool name, a
+// [Status] (success, error or partial), a few key facts and metadata that the
+// digest reads (files read and modified, command, exit code, exceptions; see
+// the Meta* keys). [Func] adapts a plain function. Extractors must be
+// deterministic, safe for concurrent use and must not panic; the
+// extractortest package checks all three on hostile inputs.
+//
+// # Format
+//
+// [Format] renders a summary as one line of at most [FormatMaxBytes] (600)
+// bytes:
+//
+//	line   = "[" symbol " " tool [ ": " fact { " | " fact } ] "]"
+//	symbol = "✓" (success) | "❌" (error) | "⚠" (partial)
+//
+// for example
 //
 //	[✓ read_file: File: app/main.go | Lines: 120 | Type: go | Defines: Serve, New]
+//	[❌ bash: $ python3 repro.py | exit 1 | Error: ValueError at repro.py:3: empty input | Output: 4 lines]
 //
-// A [Registry] dispatches on tool names, applies per-tool options, redacts
-// secrets and never panics. [Registry.Digest] aggregates a run of dropped
-// messages into a [Digest], rendered under a token cap by priority.
+// Facts are single lines; a fact that does not fit is cut with "…" and the
+// facts after it are counted as "+N more".
+//
+// # The registry
+//
+// A [Registry] maps tool names to extractors, case-insensitively (langchaingo
+// agents may upper-case tool names) and through aliases ([Registry.Alias],
+// [WithAlias]). Unknown tools go to [Fallback]: size, first and last lines,
+// first error line. [Default] returns a new registry with every built-in;
+// [NewRegistry] an empty one. [Registry.Extract] never panics (a panicking
+// extractor is replaced by the fallback for that call), cleans every fact to
+// one line of at most [MaxFactBytes] bytes, keeps at most [DefaultMaxFacts]
+// facts ([WithMaxFacts], [WithToolMaxFacts]) and redacts secrets.
+//
+// Per-tool options: [WithVerbatim] marks tools whose outputs the engine keeps
+// verbatim ([Registry.Keep] reports it; Extract still summarizes them for the
+// digest). [WithExclude] marks tools whose old outputs are worth nothing
+// (listings, progress chatter): they are still masked, to a bare size line
+// ("output dropped: 12 lines, 340 B") with no extraction. A tool marked both
+// is kept verbatim.
+//
+// # Built-ins
+//
+// Registered by [Default] under the names listed there; [Builtin] returns one
+// family for use outside a registry.
+//
+//   - shell (bash, execute, ...): the command line is parsed (quotes, pipes,
+//     &&, ;, redirections, here-documents, env assignments, sudo/timeout
+//     wrappers) and each pipeline is routed: reads (cat, nl -ba f | sed -n
+//     'a,bp', head, tail, sed -n), searches (grep, rg, find, ls, with pipes
+//     into grep), writes (cat <<'EOF' > f, echo >> f, tee, sed -i, rm, mv,
+//     cp, touch), test runs (pytest, go test, jest/vitest, cargo test,
+//     unittest and Django runtests.py, npm test, make test), git (diff, show,
+//     log, status), curl/wget and sqlite3/psql/mysql. The exit status is read
+//     in its common forms: mini-swe-agent's <returncode>N</returncode> (with
+//     its <output_head>/<elided_chars>/<output_tail> and timeout notices),
+//     SWE-agent's "(Open file: …)(Current directory: …)bash-$" suffix and
+//     "EXECUTION TIMED OUT", and trailing "exit code N", "Exit status: N",
+//     "Process exited with code N", "returned non-zero exit status N".
+//     Facts: the command, "exit N" for any non-zero status, the test summary
+//     and failing tests, the exceptions raised with their location
+//     ("ValueError at foo.py:12: msg"), the files written, output size, first
+//     and last lines.
+//   - file reads (read_file, open, view, cat, goto, scroll_*, decompile, ...):
+//     path, line range (from arguments, nl/cat -n numbering or SWE-agent's
+//     "[File: … (N lines total)]" header), language, definitions (top-level
+//     first) for Go, Python, JavaScript/TypeScript, Rust, Java-like and C-like
+//     code, import count.
+//   - searches (grep, rg, search_dir, search_file, find_file, find, glob, ls):
+//     pattern, where, match and file counts, top files.
+//   - writes and edits (write_file, create, edit, str_replace, insert, ...):
+//     path and lines changed (from old_str/new_str, search/replace,
+//     start_line/end_line, content), the file's new length, rejected edits.
+//   - git and submit: diff stat per file, --stat listings, log (commits,
+//     latest), status (branch, changed files).
+//   - HTTP fetches: URL, status line, content type, size, HTML title or JSON
+//     shape.
+//   - JSON outputs: top-level keys with the lengths of arrays and objects;
+//     array length and item keys; "error" fields.
+//   - SQL results: query, rows (from "(N rows)", "N rows in set" or counted),
+//     columns (psql, mysql boxes, sqlite3).
+//
+// All built-ins run in time linear in the output (regular expressions are
+// compiled once and only run on the few lines a cheap substring test
+// selects); 10 MB outputs are fine.
+//
+// # Redaction
+//
+// [Redact] replaces secrets with "[REDACTED:kind]": AWS access key ids,
+// GitHub, Slack, OpenAI/Anthropic/Stripe/Google style keys and tokens, JWTs,
+// bearer tokens, private key blocks, passwords in URLs, .env style
+// assignments to secret-named upper-case keys and quoted literals assigned to
+// secret-named keys. The registry applies it to every fact, metadata value and
+// digest item; [Builtin] extractors apply it themselves.
+//
+// # The digest
+//
+// [Registry.Digest] is the rule-based summary of the messages compaction
+// drops (the engine's stage 2, and the LLM summarizer's fallback). It
+// aggregates rather than lists: files read and modified (deduplicated, most
+// recent first), commands with their status ("pytest tests/x.py (exit 1)";
+// plain reads and writes are in the file lists), errors (exceptions with
+// location, failed tests), the user's instructions and decisions (sentences
+// with "remember", "must", "never", "always", "don't", "decided", "we will",
+// "make sure", "instead of", ...), the user's questions, and domain entities
+// (paths, exception names, definitions, tool names). Tool results are
+// matched to their calls by id ([CallsByID], [ResolveCall]), since
+// langchaingo's functions agent leaves result names empty. The previous
+// digest of the chain is folded in: its lists are carried forward behind the
+// new items and its narrative is kept in Digest.Previous.
+//
+// [Digest.Render] fits a token cap by priority, never by cutting the tail:
+// the header, then instructions, errors, files modified, commands, open
+// questions, the previous narrative (shortened), files read and entities; a
+// first round gives each category a share of the budget so that no single
+// category crowds out the others, a second round hands out what is left in
+// priority order, and a final check against the caller's counter removes the
+// least important items until the text fits. [Digest.KeyPoints] gives one
+// line per category.
 package extractors
