@@ -50,7 +50,9 @@ func (p *progress) finish() {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.draw(p.now())
+	if p.done < p.total || p.last.IsZero() {
+		p.draw(p.now()) // the final state was not drawn yet
+	}
 	fmt.Fprintln(p.w)
 }
 

@@ -27,6 +27,14 @@ func TestProgress(t *testing.T) {
 	assert.Equal(t, "\r[==========] 100% 4/4 calls, 2s   ", buf.String())
 	buf.Reset()
 	p.finish()
+	assert.Equal(t, "\n", buf.String(), "the final state is not drawn twice")
+
+	buf.Reset()
+	q := newProgress(&buf, 3)
+	q.tick()
+	buf.Reset()
+	q.finish() // interrupted: the state so far is drawn, then the line ends
+	assert.True(t, strings.HasPrefix(buf.String(), "\r["))
 	assert.True(t, strings.HasSuffix(buf.String(), "\n"))
 
 	var nilBar *progress
