@@ -248,10 +248,18 @@ func scribble(out []llms.MessageContent) {
 // present (masked), or a message visibly cut. It returns the indexes of the
 // input messages that are none of these: lost.
 func coverage(in []llms.MessageContent, out []llms.MessageContent, chain []compact.SummaryRecord) []int {
+	// Ids of repeated messages carry a "~n" suffix that depends on the
+	// list; presence in the output is counted by the bare hash.
 	inIDs := compact.MessageIDs(in)
-	present := map[string]bool{}
+	bare := func(id string) string {
+		if i := strings.IndexByte(id, '~'); i >= 0 {
+			return id[:i]
+		}
+		return id
+	}
+	present := map[string]int{}
 	for _, id := range compact.MessageIDs(out) {
-		present[id] = true
+		present[bare(id)]++
 	}
 	covered := map[string]bool{}
 	for _, r := range chain {
@@ -274,7 +282,11 @@ func coverage(in []llms.MessageContent, out []llms.MessageContent, chain []compa
 	var lost []int
 	for i, m := range in {
 		id := inIDs[i]
-		if present[id] || covered[id] {
+		if covered[id] {
+			continue
+		}
+		if present[bare(id)] > 0 {
+			present[bare(id)]--
 			continue
 		}
 		if m.Role == llms.ChatMessageTypeTool {
