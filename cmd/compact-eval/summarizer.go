@@ -123,9 +123,10 @@ type requestKey struct{}
 // which messages the prompt's transcript shows (the summarizer trims the
 // oldest to fit its input cap), and answers with the schema's JSON built
 // from their rule-based digest (with the previous summary folded in): the
-// narrative is the digest rendered within the reply cap, the context lists
-// the instructions, open questions and entities. It knows nothing the
-// prompt does not show, and invents nothing.
+// narrative holds the files, commands, errors and previous summary, the
+// context lists the instructions, open questions and entities, all within
+// the summary cap. It knows nothing the prompt does not show, and invents
+// nothing.
 type scriptedModel struct {
 	counter *budget.TokenCounter
 }
@@ -180,29 +181,41 @@ func (m scriptedModel) GenerateContent(ctx context.Context, msgs []llms.MessageC
 		}
 	}
 	capList := func(s []string, n int) []string { return append([]string{}, s[:min(n, len(s))]...) }
-	// The narrative gets most of the cap; the lists fill the rest and are
-	// shortened until the reply fits the reply cap.
-	for share := 10; share >= 1; share-- {
-		text := d.Render(maxTok*share/10, m.counter.Count)
-		if text == "" {
-			text = "Summary of " + strconv.Itoa(d.Messages) + " earlier messages."
+	reply := func(narrative string, k float64) string {
+		if narrative == "" {
+			narrative = "Summary of " + strconv.Itoa(d.Messages) + " earlier messages."
 		}
-		for n := 10; n >= 0; n -= 5 {
-			s := prompts.Summary{
-				Summary:   text,
-				KeyPoints: []string{},
-				Context: prompts.Context{
-					Participants:   participants,
-					Decisions:      capList(d.Instructions, n),
-					ActionItems:    []prompts.ActionItem{},
-					Unresolved:     capList(d.Questions, n/2),
-					DomainEntities: capList(d.Entities, 3*n),
-				},
-			}
-			reply := prompts.MarshalSummary(s)
-			if m.counter.Count(reply) <= replyCap {
-				return &llms.ContentResponse{Choices: []*llms.ContentChoice{{Content: reply, StopReason: "stop"}}}, nil
-			}
+		return prompts.MarshalSummary(prompts.Summary{
+			Summary:   narrative,
+			KeyPoints: []string{},
+			Context: prompts.Context{
+				Participants:   participants,
+				Decisions:      capList(d.Instructions, int(15*k)),
+				ActionItems:    []prompts.ActionItem{},
+				Unresolved:     capList(d.Questions, int(8*k)),
+				DomainEntities: capList(d.Entities, int(50*k)),
+			},
+		})
+	}
+	answer := func(r string) *llms.ContentResponse {
+		return &llms.ContentResponse{Choices: []*llms.ContentChoice{{Content: r, StopReason: "stop"}}}
+	}
+	// Structured like a model's answer: the narrative (files, commands,
+	// errors, previous summary) takes three fifths of the summary cap, the
+	// instructions, open questions and entities go to the context lists,
+	// shortened until the whole reply fits the summary cap.
+	narrow := d
+	narrow.Instructions, narrow.Questions, narrow.Entities = nil, nil, nil
+	narrative := narrow.Render(maxTok*3/5, m.counter.Count)
+	for k := 1.0; k >= 0; k -= 0.125 {
+		if r := reply(narrative, k); m.counter.Count(r) <= min(maxTok, replyCap) {
+			return answer(r), nil
+		}
+	}
+	// Otherwise the narrative alone, as long as the reply cap allows.
+	for share := 10; share >= 1; share-- {
+		if r := reply(d.Render(maxTok*share/10, m.counter.Count), 0); m.counter.Count(r) <= replyCap {
+			return answer(r), nil
 		}
 	}
 	return nil, errors.New("scripted summarizer: no reply fits the reply cap")

@@ -60,7 +60,8 @@ func TestScriptedModelReply(t *testing.T) {
 	_, err = m.GenerateContent(ctx, prompt, llms.WithMaxTokens(5))
 	assert.Error(t, err, "no reply fits 5 tokens")
 
-	out, err := m.Call(ctx, "<message index=1 role=user>", llms.WithMaxTokens(400))
+	ctx = context.WithValue(context.Background(), requestKey{}, &compact.SummarizeRequest{Messages: msgs, MaxTokens: 400})
+	out, err := m.Call(ctx, "<message index=1 role=user>", llms.WithMaxTokens(532))
 	require.NoError(t, err)
 	assert.Contains(t, out, "src/parser.py")
 }
