@@ -16,6 +16,9 @@ type secretRule struct {
 	hints []string
 	// exact makes the hints case-sensitive (tested on the input itself).
 	exact bool
+	// valueOK, when set, decides per match whether submatch 2 (the value)
+	// is replaced by repl; submatch 1 is kept.
+	valueOK func(value string) bool
 }
 
 // secretRules are compiled once; they are immutable after init.
@@ -69,13 +72,25 @@ var secretRules = []secretRule{
 		hints: []string{"://"},
 	},
 	{
-		// .env style: an upper-case key naming a secret at the start of a
-		// line, with any value.
+		// .env style: an upper-case key naming a secret, at the start of a
+		// line or after a separator (docker -e, env dumps, lists), with any
+		// value (quoted or up to the next blank).
 		kind:  "env",
-		re:    regexp.MustCompile(`(?m)^(\s*(?:export\s+)?[A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH)[A-Z0-9_]*\s*=\s*)([^\s\[][^\n]*)`),
-		repl:  "${1}[REDACTED:env]",
+		re:    regexp.MustCompile(`(?m)(^|[\s,;:'"(\[=])((?:export\s+)?[A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH)[A-Z0-9_]*\s*=\s*)("[^"\n]*"|'[^'\n]*'|[^\s\['"][^\s]*)`),
+		repl:  "${1}${2}[REDACTED:env]",
 		hints: []string{"SECRET", "TOKEN", "PASSW", "PASSPHRASE", "KEY", "CREDENTIAL", "AUTH"},
 		exact: true,
+	},
+	{
+		// key = value in any case with an unquoted value (credentials and
+		// INI files, logs): redacted when the value looks like a secret (8+
+		// characters mixing letters and digits), so code such as
+		// "password = request.POST" is left alone.
+		kind:    "keyvalue",
+		re:      regexp.MustCompile(`(?i)\b((?:aws_secret_access_key|aws_session_token|secret_access_key|client_secret|secret_key|api_?key|apikey|access_?token|auth_?token|refresh_?token|private_?key|password|passwd|pwd|token|secret)\s*[:=]\s*)([^\s"'\[,;(){}<>]{8,})`),
+		repl:    "[REDACTED:secret]",
+		hints:   []string{"secret", "token", "passw", "pwd", "key"},
+		valueOK: looksSecret,
 	},
 	{
 		// key = "literal" anywhere, in any case, quoted (JSON, YAML, code).
@@ -122,8 +137,51 @@ func Redact(s string) string {
 		if !r.re.MatchString(s) {
 			continue
 		}
-		s = r.re.ReplaceAllString(s, r.repl)
+		if r.valueOK != nil {
+			s = replaceValues(s, r)
+		} else {
+			s = r.re.ReplaceAllString(s, r.repl)
+		}
 		lower = ""
 	}
 	return s
+}
+
+// replaceValues replaces submatch 2 of every match of r.re by r.repl when
+// r.valueOK accepts it.
+func replaceValues(s string, r secretRule) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range r.re.FindAllStringSubmatchIndex(s, -1) {
+		if len(m) < 6 || m[4] < 0 || !r.valueOK(s[m[4]:m[5]]) {
+			continue
+		}
+		b.WriteString(s[last:m[4]])
+		b.WriteString(r.repl)
+		last = m[5]
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// looksSecret reports whether an unquoted value looks like a secret rather
+// than code: letters and digits mixed, no dots or parentheses of a
+// reference (self.password, os.environ).
+func looksSecret(v string) bool {
+	if strings.ContainsAny(v, ".()[]$%") && !strings.Contains(v, "/") {
+		return false
+	}
+	letters, digits := 0, 0
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			letters++
+		}
+	}
+	return letters > 0 && digits > 0
 }
