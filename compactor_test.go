@@ -271,3 +271,30 @@ func TestContextCancelled(t *testing.T) {
 	_, err = c.Compact(ctx, NewSession(""), conversation(2, 10))
 	require.ErrorIs(t, err, context.Canceled)
 }
+
+func TestStaleSessionStartsOver(t *testing.T) {
+	ctx := context.Background()
+	c, err := New(WithContextWindow(4_000), WithReservedOutput(500))
+	require.NoError(t, err)
+	s := NewSession("reused")
+	res, err := c.Compact(ctx, s, conversation(30, 300))
+	require.NoError(t, err)
+	require.NotNil(t, s.Latest())
+	// Another conversation under the same session: no summary of the first.
+	other := []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeSystem, "You are a different agent."),
+		llms.TextParts(llms.ChatMessageTypeHuman, "A new task."),
+	}
+	res, err = c.Compact(ctx, s, other)
+	require.NoError(t, err)
+	assert.Len(t, res.Messages, 2)
+	assert.Nil(t, s.Latest())
+	// A caller passing the compacted output back gets it unchanged.
+	s2 := NewSession("back")
+	first, err := c.Compact(ctx, s2, conversation(30, 300))
+	require.NoError(t, err)
+	again, err := c.Compact(ctx, s2, first.Messages)
+	require.NoError(t, err)
+	assert.Equal(t, len(first.Messages), len(again.Messages))
+	assert.Equal(t, textOf(first.Messages[1]), textOf(again.Messages[1]))
+}

@@ -267,6 +267,14 @@ func (w *work) pinned(i int) bool {
 func (w *work) apply(st *sessionState) {
 	if len(st.Dropped) > 0 {
 		set := st.droppedSet()
+		if !w.anyIn(set) {
+			// None of the summarized messages is in this input: the session's
+			// state belongs to another conversation (or the caller passes an
+			// already compacted list back). Start over rather than insert an
+			// unrelated summary; nothing of the input is lost.
+			*st = sessionState{Version: SessionVersion, ID: st.ID, Stats: st.Stats, Calibration: st.Calibration}
+			return
+		}
 		// A unit is dropped when any of its messages was dropped, so that
 		// tool pairs stay whole even if the caller's history changed.
 		for u, r := range w.units {
@@ -304,6 +312,16 @@ func (w *work) apply(st *sessionState) {
 	if l := st.latest(); l != nil {
 		w.setSummary(*l)
 	}
+}
+
+// anyIn reports whether any input message's id is in set.
+func (w *work) anyIn(set map[string]struct{}) bool {
+	for _, id := range w.ids {
+		if _, ok := set[id]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 func (w *work) setSummary(r SummaryRecord) {

@@ -8,13 +8,13 @@
 //	model.EXPECT().GenerateContent(gomock.Any(), gomock.Any(), gomock.Any()).
 //	    Return(&llms.ContentResponse{Choices: []*llms.ContentChoice{{Content: `{"summary":"..."}`}}}, nil)
 //
-// MockSummarizer mocks compact.Summarizer, MockCounter budget.Counter and
-// MockExtractor extractors.Extractor, for tests of code that plugs its own.
+// MockCounter mocks budget.Counter and MockExtractor extractors.Extractor,
+// for tests of code that plugs its own. The mock of compact.Summarizer is in
+// package enginemock, because package compact's own tests import this one.
 //
 // Regenerate with `go generate ./mocks/`.
 package mocks
 
 //go:generate go run go.uber.org/mock/mockgen -destination=llm_mock.go -package=mocks github.com/tmc/langchaingo/llms Model
-//go:generate go run go.uber.org/mock/mockgen -destination=summarizer_mock.go -package=mocks github.com/agentcompact/compact Summarizer
 //go:generate go run go.uber.org/mock/mockgen -destination=counter_mock.go -package=mocks github.com/agentcompact/compact/budget Counter
 //go:generate go run go.uber.org/mock/mockgen -destination=extractor_mock.go -package=mocks github.com/agentcompact/compact/extractors Extractor

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/mocks"
+	"github.com/agentcompact/compact/mocks/enginemock"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/llms"
 	"go.uber.org/mock/gomock"
@@ -18,7 +19,7 @@ import (
 // the rule-based digest when it fails.
 func TestMockSummarizerFallback(t *testing.T) {
 	ctrl := gomock.NewController(t)
-	sum := mocks.NewMockSummarizer(ctrl)
+	sum := enginemock.NewMockSummarizer(ctrl)
 	sum.EXPECT().Summarize(gomock.Any(), gomock.Any()).Times(1).
 		DoAndReturn(func(ctx context.Context, req compact.SummarizeRequest) (compact.SummaryRecord, error) {
 			require.NotEmpty(t, req.Messages)
