@@ -1,17 +1,13 @@
 package main
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
 	"text/tabwriter"
-
-	"github.com/agentcompact/compact"
 )
 
 // Targets of ours at the target window, over the whole corpus.
@@ -23,7 +19,7 @@ const (
 	targetStable     = 0.95
 )
 
-// strategyDocs describes each strategy for the report.
+// strategyDoc describes a strategy for the report, or returns "" for an unknown name.
 func strategyDoc(name string) string {
 	switch {
 	case name == stratNone:
@@ -366,142 +362,4 @@ func runMeanRetention(res runResult) float64 {
 		return math.NaN()
 	}
 	return s / float64(n)
-}
-
-// writeCSV writes one line per run: the per-run figures behind the tables.
-func writeCSV(ev *evaluation, path string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("write runs.csv: %w", err)
-	}
-	w := csv.NewWriter(f)
-	head := []string{"trajectory", "window", "strategy", "calls", "tokens_sent", "tokens_none", "peak", "compactions",
-		"summarizer_calls", "summarizer_in", "summarizer_out", "budget_violations", "pair_violations", "errors", "prefix_stable", "cached_tokens"}
-	for _, k := range factNames {
-		k = strings.ReplaceAll(k, " ", "_")
-		head = append(head, k+"_present", k+"_visible")
-	}
-	_ = w.Write(head)
-	for _, res := range ev.results {
-		var sent, none, peak, comp, sc, si, so, bv, pv, fl, stb, cached int
-		for _, c := range res.calls {
-			none += c.origTokens
-			if c.failed {
-				fl++
-				continue
-			}
-			sent += c.sent
-			peak = max(peak, c.sent)
-			sc, si, so = sc+c.sumCalls, si+c.sumIn, so+c.sumOut
-			cached += c.cached
-			comp += b2i(c.compacted)
-			bv += b2i(c.overBudget)
-			pv += b2i(c.pairErr)
-			stb += b2i(c.stable)
-		}
-		rec := []string{res.file, strconv.Itoa(res.window), res.strategy, strconv.Itoa(len(res.calls)), strconv.Itoa(sent),
-			strconv.Itoa(none), strconv.Itoa(peak), strconv.Itoa(comp), strconv.Itoa(sc), strconv.Itoa(si), strconv.Itoa(so),
-			strconv.Itoa(bv), strconv.Itoa(pv), strconv.Itoa(fl), strconv.Itoa(stb), strconv.Itoa(cached)}
-		for k := range numFactKinds {
-			rec = append(rec, strconv.Itoa(res.ret.present[k]), strconv.Itoa(res.ret.visible[k]))
-		}
-		_ = w.Write(rec)
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return fmt.Errorf("write runs.csv: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write runs.csv: %w", err)
-	}
-	return nil
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// headroom is what a strategy that leaves calls under a threshold alone can
-// save at one window, computed from the uncompacted contexts.
-type headroom struct {
-	window, budget      int
-	calls, overBudget   int
-	underTrigger        int
-	underTriggerTokens  float64 // share of all tokens in calls under the trigger
-	capBudget, capTrig  float64 // reduction if every call were capped at the budget, the trigger
-	capReset            float64 // ... at the reset ratio
-	avgNeeded           float64 // mean tokens per call that a 60% reduction allows
-	aboveTriggerAllowed float64 // mean tokens per call above the trigger for -60%, calls under it unchanged
-}
-
-func computeHeadroom(ev *evaluation, w int) (headroom, bool) {
-	h := headroom{window: w}
-	var total, under float64
-	var capB, capT, capR float64
-	found := false
-	for _, res := range ev.results {
-		if res.window != w || res.strategy != stratNone {
-			continue
-		}
-		found = true
-		h.budget = res.budget
-		trig := compact.DefaultTriggerRatio * float64(res.budget)
-		reset := compact.DefaultResetRatio * float64(res.budget)
-		for _, c := range res.calls {
-			n := float64(c.origTokens)
-			h.calls++
-			total += n
-			if c.origTokens > res.budget {
-				h.overBudget++
-			}
-			if n < trig {
-				h.underTrigger++
-				under += n
-			}
-			capB += math.Min(n, float64(res.budget))
-			capT += math.Min(n, trig)
-			capR += math.Min(n, reset)
-		}
-	}
-	if !found || total == 0 {
-		return h, false
-	}
-	h.underTriggerTokens = under / total
-	h.capBudget, h.capTrig, h.capReset = 1-capB/total, 1-capT/total, 1-capR/total
-	h.avgNeeded = (1 - targetReduction) * total / float64(h.calls)
-	if above := h.calls - h.underTrigger; above > 0 {
-		h.aboveTriggerAllowed = ((1-targetReduction)*total - under) / float64(above)
-	}
-	return h, true
-}
-
-// writeHeadroom explains what compaction triggered by the budget can save.
-func writeHeadroom(b *strings.Builder, ev *evaluation) {
-	var rows [][]string
-	for _, w := range ev.cfg.windows {
-		h, ok := computeHeadroom(ev, w)
-		if !ok {
-			continue
-		}
-		allowed := "impossible"
-		if h.aboveTriggerAllowed > 0 {
-			allowed = fmtInt(int64(math.Round(h.aboveTriggerAllowed)))
-		}
-		rows = append(rows, []string{windowLabel(w), fmtInt(int64(h.calls)), fmtInt(int64(h.overBudget)),
-			fmtInt(int64(h.underTrigger)), pct(h.underTriggerTokens), signedPct(h.capBudget), signedPct(h.capTrig),
-			signedPct(h.capReset), fmtInt(int64(math.Round(h.avgNeeded))), allowed})
-	}
-	if len(rows) == 0 {
-		return
-	}
-	b.WriteString("## Headroom: what compaction near the budget can save\n\n")
-	fmt.Fprintf(b, "Computed from the uncompacted contexts (`none`). The engine compacts a call only when its context reaches the trigger ratio (default %.2f of the budget) and then aims for the reset ratio (default %.2f); calls under the trigger are sent as they are. The last columns give the change of input tokens if every call were capped at the budget, the trigger or the reset ratio, and, for a %.0f%% reduction, the mean context per call it allows, and the mean context the calls over the trigger would have to get down to if the calls under it are left alone.\n\n",
-		compact.DefaultTriggerRatio, compact.DefaultResetRatio, 100*targetReduction)
-	markdownTable(b, []string{"window", "calls", "over budget", "under trigger", "tokens in calls under trigger",
-		"capped at budget", "capped at trigger", "capped at reset", "mean context for -60%", "mean over-trigger context for -60%"}, rows)
-	b.WriteString("\n")
 }

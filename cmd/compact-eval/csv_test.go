@@ -1,0 +1,40 @@
+package main
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestWriteCSV(t *testing.T) {
+	ev := &evaluation{results: []runResult{{file: "a.jsonl", strategy: "ours-rule", window: 32000, calls: []callRecord{
+		{origTokens: 100, sent: 100},
+		{origTokens: 200, sent: 150, cached: 90, stable: true, compacted: true, sumCalls: 1, sumIn: 40, sumOut: 5},
+		{origTokens: 300, failed: true},
+	}, ret: retention{present: [numFactKinds]int{3, 1, 2, 4}, visible: [numFactKinds]int{3, 0, 1, 4}}}}}
+	path := filepath.Join(t.TempDir(), "runs.csv")
+	require.NoError(t, writeCSV(ev, path))
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	require.NoError(t, err)
+	require.Len(t, recs, 2)
+	got := map[string]string{}
+	for i, h := range recs[0] {
+		got[h] = recs[1][i]
+	}
+	assert.Equal(t, map[string]string{
+		"trajectory": "a.jsonl", "window": "32000", "strategy": "ours-rule", "calls": "3", "tokens_sent": "250",
+		"tokens_none": "600", "peak": "150", "compactions": "1", "summarizer_calls": "1", "summarizer_in": "40",
+		"summarizer_out": "5", "budget_violations": "0", "pair_violations": "0", "errors": "1", "prefix_stable": "1",
+		"cached_tokens": "90", "paths_present": "3", "paths_visible": "3", "exceptions_present": "1",
+		"exceptions_visible": "0", "exit_statuses_present": "2", "exit_statuses_visible": "1",
+		"instructions_present": "4", "instructions_visible": "4",
+	}, got)
+	assert.Error(t, writeCSV(ev, filepath.Join(t.TempDir(), "no", "runs.csv")))
+}
