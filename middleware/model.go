@@ -93,6 +93,9 @@ func (m *Model) Call(ctx context.Context, prompt string, options ...llms.CallOpt
 // successful call, the provider's prompt-token count calibrates the session
 // ([WithCalibration]).
 //
+// Calls made by the engine's LLM summarizer ([compact.IsSummarizerCall]),
+// when the summarizer model is itself wrapped, pass through uncompacted.
+//
 // messages is never modified. Errors of the wrapped model are returned as
 // they are; a compaction error (the context cannot fit even after the last
 // resort, [compact.ErrBudgetTooSmall]; a canceled ctx) is returned wrapped,
@@ -100,6 +103,11 @@ func (m *Model) Call(ctx context.Context, prompt string, options ...llms.CallOpt
 func (m *Model) GenerateContent(ctx context.Context, messages []llms.MessageContent, options ...llms.CallOption) (*llms.ContentResponse, error) {
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if compact.IsSummarizerCall(ctx) && m.next != nil {
+		// The LLM summarizer's own call through a wrapped model: its input is
+		// already capped; compacting it would recurse.
+		return m.next.GenerateContent(ctx, messages, options...)
 	}
 	start := time.Now()
 	info := CallInfo{Messages: len(messages)}

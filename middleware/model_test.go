@@ -398,3 +398,32 @@ func TestNotConfigured(t *testing.T) {
 		assert.False(t, m.SupportsReasoning())
 	}
 }
+
+func TestSummarizerCallsPassThrough(t *testing.T) {
+	var got [][]llms.MessageContent
+	next := recordingModel(func(msgs []llms.MessageContent) { got = append(got, msgs) })
+	c, err := compact.New(compact.WithContextWindow(2_000))
+	require.NoError(t, err)
+	llm := Wrap(next, c)
+	huge := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, strings.Repeat("words ", 5_000))}
+	// A summarizer model that is itself wrapped: the summarizer's own call
+	// must reach the model unchanged.
+	s := compact.NewLLMSummarizer([]llms.Model{llm})
+	_, _ = s.Summarize(context.Background(), compact.SummarizeRequest{Messages: huge, MaxTokens: 100, MaxInputTokens: 100_000, Count: c.Counter().Count, Extractors: c.Extractors()})
+	require.NotEmpty(t, got)
+	for _, msgs := range got {
+		// Compacted, it would fit the wrapped model's budget.
+		require.Greater(t, c.CountTokens(msgs), c.Budget())
+	}
+}
+
+type recordingModel func(msgs []llms.MessageContent)
+
+func (r recordingModel) GenerateContent(ctx context.Context, msgs []llms.MessageContent, _ ...llms.CallOption) (*llms.ContentResponse, error) {
+	r(msgs)
+	return &llms.ContentResponse{Choices: []*llms.ContentChoice{{Content: `{"summary":"ok","keyPoints":[],"context":{"participants":[],"decisions":[],"actionItems":[],"unresolved":[],"domainEntities":[]}}`}}}, nil
+}
+
+func (r recordingModel) Call(ctx context.Context, prompt string, options ...llms.CallOption) (string, error) {
+	return llms.GenerateFromSinglePrompt(ctx, r, prompt, options...)
+}
