@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"testing"
+
+	"github.com/agentcompact/compact/internal/trajectory"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -90,4 +93,21 @@ func TestReplayRun(t *testing.T) {
 	assert.True(t, res.calls[2].pairErr, "a tool result without its call")
 	assert.False(t, res.calls[2].stable)
 	assert.Less(t, res.ret.visible[factPaths], res.ret.present[factPaths])
+}
+
+// BenchmarkReplay replays the largest test trajectory with ours-rule at a
+// 16k window, as the harness does for each run.
+func BenchmarkReplay(b *testing.B) {
+	msgs, err := trajectory.ReadFile(filepath.Join(testdataDir, "mini-gemini3pro__django__django-10973.jsonl"))
+	require.NoError(b, err)
+	env := testEnv(b)
+	for _, name := range []string{stratNone, stratOursRule} {
+		st, err := newStrategy(name, 16_000, env)
+		require.NoError(b, err)
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				replayRun(context.Background(), "b", msgs, st, 16_000, env.counter, nil)
+			}
+		})
+	}
 }
