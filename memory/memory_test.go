@@ -230,13 +230,11 @@ func TestSharedStoreNoLostWork(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		talk(t, []*Memory{a, b}[i%2], i, 1)
 	}
-	recsA, err := a.Records(ctx)
-	require.NoError(t, err)
-	_, err = a.LoadMemoryVariables(ctx, nil)
+	_, err := a.LoadMemoryVariables(ctx, nil)
 	require.NoError(t, err)
 	_, err = b.LoadMemoryVariables(ctx, nil)
 	require.NoError(t, err)
-	recsA, err = a.Records(ctx)
+	recsA, err := a.Records(ctx)
 	require.NoError(t, err)
 	recsB, err := b.Records(ctx)
 	require.NoError(t, err)
@@ -248,6 +246,51 @@ func TestSharedStoreNoLostWork(t *testing.T) {
 		require.Equal(t, st.Chain[i-1].ID, st.Chain[i].ParentID, "record %d builds on the previous one", i)
 	}
 	require.NoError(t, a.Verify(ctx))
+}
+
+// hookStore runs before once, just before the first Save it is given.
+type hookStore struct {
+	*MemoryStore
+	before func()
+}
+
+func (s *hookStore) Save(ctx context.Context, st State, from int) (int64, error) {
+	if f := s.before; f != nil {
+		s.before = nil
+		f()
+	}
+	return s.MemoryStore.Save(ctx, st, from)
+}
+
+// TestConflictRedone makes another Memory save a compaction while this one
+// is about to save its own: this one's save conflicts, and it runs again on
+// top of the other's state instead of overwriting it (here the other's
+// compaction already did the work, so no second summary is made).
+func TestConflictRedone(t *testing.T) {
+	ctx := context.Background()
+	a := betweenResetAndTrigger(t)
+	shared := NewMemoryStore()
+	a.store = shared
+	hs := &hookStore{MemoryStore: shared}
+	b := New(a.c, WithChatHistory(a.hist), WithStore(hs))
+	_, err := a.LoadMemoryVariables(ctx, nil)
+	require.NoError(t, err)
+	_, err = b.LoadMemoryVariables(ctx, nil)
+	require.NoError(t, err)
+	hs.before = func() { require.NoError(t, a.Compact(ctx)) }
+	require.NoError(t, b.Compact(ctx))
+
+	st, err := shared.Load(ctx, DefaultSessionID)
+	require.NoError(t, err)
+	require.Equal(t, int64(2), st.Version, "a saved, then b saved on top")
+	ra, err := a.Records(ctx)
+	require.NoError(t, err)
+	require.Len(t, ra, 1)
+	require.Equal(t, ra, st.Chain, "a's summary was not overwritten")
+	rb, err := b.Records(ctx)
+	require.NoError(t, err)
+	require.Equal(t, st.Chain, rb, "b adopted it")
+	require.NoError(t, b.Verify(ctx))
 }
 
 // nilHistory returns nil entries among its messages.
