@@ -174,7 +174,9 @@ func gitSummary(tool, sub string, env envelope) ToolSummary {
 			}
 		}
 	}
-	if e := errorSummary(body); e != "" && (strings.HasPrefix(e, "fatal") || strings.HasPrefix(e, "error")) {
+	// git reports failures first ("fatal: ...", "error: ..."); a diff's
+	// content is not looked at.
+	if e := errorSummary(body[:min(len(body), 4096)]); e != "" && (strings.HasPrefix(e, "fatal") || strings.HasPrefix(e, "error")) {
 		s.Status = StatusError
 		s.KeyFacts = append(s.KeyFacts, "Error: "+shorten(e, 160))
 		s.Metadata[MetaError] = e

@@ -143,25 +143,18 @@ func lineAt(s string, i int) (start, end int) {
 	return start, end
 }
 
-// scanTriggers are the substrings that put a line under examination by
-// scanErrors: exception name endings, Go panics, tracebacks and words of
-// error lines. triggerByFirst indexes them by first byte.
-var (
-	scanTriggers = []string{
-		"Error", "Exception", "Exit", "Interrupt", "Failure", "Warning", "Fault", "DoesNotExist",
-		"NotFound", "Invalid", "Denied", "Timeout", "Abort", "Iteration",
-		"panic: ", "Traceback (most recent call last)",
-		"rror", "RROR", "atal", "ATAL", "anic", "ANIC", "not found", "NOT FOUND", "o such file",
-		"O SUCH FILE", "ermission denied", "ERMISSION DENIED", "egmentation", "EGMENTATION",
-		"annot find", "ANNOT FIND", "ndefined:", "NDEFINED:", "yntax",
-	}
-	triggerByFirst = func() (t [256][]string) {
-		for _, w := range scanTriggers {
-			t[w[0]] = append(t[w[0]], w)
-		}
-		return t
-	}()
-)
+// excSuffixes end the names excLineRe accepts; a line's first word is
+// checked against them before the regexp runs.
+var excSuffixes = []string{"Error", "Exception", "Exit", "Interrupt", "Failure", "Warning", "Fault",
+	"DoesNotExist", "NotFound", "Invalid", "Denied", "Timeout", "Abort", "Iteration"}
+
+// errWords are what an error line's head holds (errLineRe's first branch).
+var errWords = []string{"rror", "RROR", "atal", "ATAL", "anic", "ANIC"}
+
+// errPhrases may stand anywhere in an error line (errLineRe's other
+// branches); they are searched in the whole output.
+var errPhrases = []string{"command not found", "o such file", "O SUCH FILE", "ermission denied",
+	"ERMISSION DENIED", "egmentation fault", "annot find", "ndefined:", "not found", "*** "}
 
 // scanErrors returns the distinct exceptions raised in s (Python
 // tracebacks, pytest "E" lines, Go panics; first occurrence order, at most
@@ -169,75 +162,119 @@ var (
 // lines are only recognized at the start of a line, so source code that
 // mentions exception names ("raise ValueError(...)") does not count.
 //
-// It makes one pass over s, examining only the lines that hold one of a
-// few trigger substrings, so it runs at memory-scan speed on large outputs.
+// It runs in two cheap passes: one over line starts (indented lines are
+// skipped at once; a regexp only runs on a line whose first word ends like
+// an exception name or whose head holds an error word), and one memory
+// search per error phrase.
 func scanErrors(s string) (excs []excInfo, firstErr string) {
 	seen := map[string]bool{}
-	examine := func(ls, le int) {
-		raw := s[ls:le]
-		if len(raw) > 2000 {
-			raw = raw[:2000]
-		}
-		line := strings.TrimRight(raw, "\r ")
-		trim := strings.TrimSpace(line)
-		if trim == "" {
-			return
-		}
-		isErr := false
-		switch {
-		case strings.HasPrefix(trim, "Traceback (most recent call last)"):
-			isErr = true
-		case strings.HasPrefix(trim, "panic: "):
-			if m := goPanicRe.FindStringSubmatch(trim); m != nil {
-				isErr = true
-				if !seen["panic"] && len(excs) < maxExceptions {
-					seen["panic"] = true
-					excs = append(excs, excInfo{name: "panic", msg: m[1]})
-				}
-			}
-		case line[0] != ' ' && line[0] != '\t' || strings.HasPrefix(trim, "E "):
-			if m := excLineRe.FindStringSubmatch(trim); m != nil {
-				isErr = true
-				if !seen[m[1]] && len(excs) < maxExceptions {
-					seen[m[1]] = true
-					e := excInfo{name: m[1], msg: m[2]}
-					e.file, e.line = tracebackFrame(s, ls)
-					excs = append(excs, e)
-				}
-			}
-		}
-		if !isErr && firstErr == "" && errLineRe.MatchString(trim) {
-			isErr = true
-		}
-		if isErr && firstErr == "" {
-			firstErr = trim
+	firstPos := len(s) + 1
+	setFirst := func(pos int, line string) {
+		if pos < firstPos {
+			firstPos, firstErr = pos, line
 		}
 	}
-	ls := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '\n' {
-			ls = i + 1
-			continue
-		}
-		cands := triggerByFirst[c]
-		hit := c == 'E' && i == ls && i+1 < len(s) && s[i+1] == ' '
-		for k := 0; !hit && k < len(cands); k++ {
-			hit = strings.HasPrefix(s[i:], cands[k])
-		}
-		if !hit {
-			continue
-		}
-		le := strings.IndexByte(s[i:], '\n')
+	for ls := 0; ls < len(s); {
+		le := strings.IndexByte(s[ls:], '\n')
 		if le < 0 {
 			le = len(s)
 		} else {
-			le += i
+			le += ls
 		}
-		examine(ls, le)
-		i = le - 1 // the loop moves to the newline, which starts the next line
+		line := s[ls:le]
+		pos := ls
+		ls = le + 1
+		if line == "" || line[0] == ' ' || line[0] == '\t' || line[0] == '\r' {
+			continue
+		}
+		if len(line) > 2000 {
+			line = line[:2000]
+		}
+		switch line[0] {
+		case 'T':
+			if strings.HasPrefix(line, "Traceback (most recent call last)") {
+				setFirst(pos, strings.TrimSpace(line))
+				continue
+			}
+		case 'p':
+			if strings.HasPrefix(line, "panic: ") {
+				trim := strings.TrimSpace(line)
+				if m := goPanicRe.FindStringSubmatch(trim); m != nil {
+					if !seen["panic"] && len(excs) < maxExceptions {
+						seen["panic"] = true
+						excs = append(excs, excInfo{name: "panic", msg: m[1]})
+					}
+					setFirst(pos, trim)
+					continue
+				}
+			}
+		}
+		// The first word, after pytest's "E   " prefix.
+		w := line
+		if len(w) > 2 && w[0] == 'E' && (w[1] == ' ' || w[1] == '\t') {
+			w = strings.TrimLeft(w[1:], " \t")
+		}
+		if i := strings.IndexAny(w, ": \r"); i >= 0 {
+			w = w[:i]
+		}
+		if hasAnySuffix(w, excSuffixes) {
+			trim := strings.TrimSpace(line)
+			if m := excLineRe.FindStringSubmatch(trim); m != nil {
+				if !seen[m[1]] && len(excs) < maxExceptions {
+					seen[m[1]] = true
+					e := excInfo{name: m[1], msg: m[2]}
+					e.file, e.line = tracebackFrame(s, pos)
+					excs = append(excs, e)
+				}
+				setFirst(pos, trim)
+				continue
+			}
+		}
+		if pos < firstPos {
+			head := line[:min(len(line), 160)]
+			if containsAny(head, errWords) || strings.HasPrefix(head, "E ") {
+				if trim := strings.TrimSpace(line); errLineRe.MatchString(trim) {
+					setFirst(pos, trim)
+				}
+			}
+		}
+	}
+	for _, p := range errPhrases {
+		// Look at up to 64 occurrences before the first error found so far.
+		for off, n := 0, 0; n < 64 && off < min(len(s), firstPos); n++ {
+			i := strings.Index(s[off:min(len(s), firstPos)], p)
+			if i < 0 {
+				break
+			}
+			ls, le := lineAt(s, off+i)
+			off = le + 1
+			if trim := strings.TrimSpace(s[ls:min(le, ls+2000)]); errLineRe.MatchString(trim) {
+				setFirst(ls, trim)
+				break
+			}
+		}
 	}
 	return excs, firstErr
+}
+
+// hasAnySuffix reports whether w ends with one of suffixes.
+func hasAnySuffix(w string, suffixes []string) bool {
+	for _, x := range suffixes {
+		if strings.HasSuffix(w, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsAny reports whether s contains one of subs.
+func containsAny(s string, subs []string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
 }
 
 // tracebackFrame returns the location of the innermost frame of the Python
