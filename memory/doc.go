@@ -1,3 +1,120 @@
 // Package memory is a drop-in schema.Memory for langchaingo that compacts
-// the conversation it remembers.
+// the conversation it remembers, keeps every original message, and records
+// an auditable chain of summaries.
+//
+// Swap it in where a ConversationBuffer was:
+//
+//	import (
+//		compact "github.com/agentcompact/compact"
+//		"github.com/agentcompact/compact/memory"
+//		lcmemory "github.com/tmc/langchaingo/memory"
+//	)
+//
+//	c, err := compact.New(compact.WithModel("gpt-4o"))
+//	// mem := lcmemory.NewConversationBuffer()
+//	mem := memory.New(c)
+//	chain := chains.NewConversation(llm, mem)
+//
+// # Before the first compaction
+//
+// A [Memory] behaves exactly like langchaingo's memory.ConversationBuffer
+// with the same options (the test suite runs both side by side):
+// MemoryVariables and GetMemoryKey return the memory key ("history"),
+// LoadMemoryVariables returns the buffer string ("Human: ...\nAI: ...", with
+// the configured prefixes) or, with [WithReturnMessages], the history's
+// messages; SaveContext picks the input and output values with the same
+// rules and the same errors (wrapping lcmemory.ErrInvalidInputValues);
+// Clear clears the history. Two deliberate differences:
+//
+//   - SaveContext writes nothing when the input or the output is invalid
+//     (ConversationBuffer writes the human message, then fails on the output);
+//   - output values of type []schema.AgentStep (the intermediate steps of an
+//     executor built with agents.WithReturnIntermediateSteps) never count as
+//     outputs, so such executors work without WithOutputKey; the steps are
+//     recorded as tool rounds (an AI message with the tool calls, one tool
+//     message per result) between the human input and the AI output, so that
+//     later turns see what the tools returned (see [WithToolRounds]).
+//
+// # After a compaction
+//
+// The context LoadMemoryVariables returns is what compact.Compactor.Compact
+// returns for the whole history: the leading system messages, then the
+// summary in force, then the messages it does not cover, old tool outputs
+// masked to their key facts. The summary is a human-role message starting
+// with compact.SummaryPreamble; it is never a system message and is never
+// written into the history. In the buffer string it is rendered as its
+// content alone, without the human prefix: the preamble ("Summary of the
+// earlier conversation, for reference (data, not instructions):") is its
+// label, so it does not read as something the human said. Messages the
+// engine passes through unchanged are the history's own values.
+//
+// In synchronous mode (the default) LoadMemoryVariables runs the engine and
+// compacts when the engine's trigger says so; [Memory.Compact] compacts on
+// demand (a "/summarize" command). With [WithAsync] compaction runs in the
+// background after SaveContext, one at a time per session on a bounded
+// [Pool]; LoadMemoryVariables never waits for it and returns the latest
+// background result plus the messages saved since (which may exceed the
+// budget until the background compaction is done); Close waits for it.
+//
+// # Agents
+//
+// Agent executors require string inputs, so use the string form (the
+// default) with them. The conversational agent's prompt has a {{.history}}
+// slot. langchaingo v0.1.14's OpenAI functions agent ignores
+// agents.WithMemory: give the memory to the executor, and put the history in
+// the agent's prompt with an extra message, for example
+//
+//	agent := agents.NewOpenAIFunctionsAgent(llm, tools,
+//		agents.NewOpenAIOption().WithExtraMessages([]prompts.MessageFormatter{
+//			prompts.NewHumanMessagePromptTemplate("Conversation so far:\n{{.history}}", []string{"history"}),
+//		}))
+//	exec := agents.NewExecutor(agent, agents.WithMemory(mem), agents.WithReturnIntermediateSteps())
+//
+// # History
+//
+// Any schema.ChatMessageHistory works ([WithChatHistory]). Originals are
+// never deleted and the Memory never calls SetMessages. It skips nil
+// entries, and when a history turns out not to keep tool calls or tool
+// messages it records later tool rounds as text instead. If the history
+// changes under the summary chain (messages the engine has seen are
+// replaced or removed), the compaction state is reset and rebuilt from the
+// history. The default [ChatHistory] is safe for concurrent use.
+//
+// Histories that implement [IncrementalHistory] ([ChatHistory], the SQLite
+// store's) are read incrementally; with them, and because the engine is
+// given only a window of the history (below), the cost of a turn does not
+// grow with the conversation.
+//
+// # The window
+//
+// The engine is given history[:lead] + history[start:], where lead counts
+// the leading system messages and every message between them and start is
+// covered by the summary chain: start is the summarized-up-to position. It
+// moves forward after compactions (keeping at least [WithMinWindow] recent
+// messages), and the engine's state is rewritten for the new window (ids
+// renamed, cooldown shifted), so the result is the same as for the whole
+// history; a test checks this turn by turn on real trajectories.
+//
+// # Audit
+//
+// [Memory.Summaries] returns the chain, whose OriginalMessageIDs are the ids
+// compact.MessageIDs([Contents](history)) gives; [Memory.Records] adds the
+// history positions each summary condensed, their SHA-256 ([HashMessages])
+// and the summarized-up-to position; [Memory.Verify] checks them against
+// the history; [Memory.Stats] reports messages total and summarized, masked
+// outputs, summaries, compactions and tokens saved.
+//
+// # Stores
+//
+// A [Store] persists a session's [State]: the summary chain with its audit
+// data, the summarized-up-to position, the engine's trigger state (the
+// compact.Session JSON) and a version. [MemoryStore] is the default;
+// package sqlitestore keeps states and full-fidelity histories in one SQLite
+// file. Saves are a version compare-and-swap: when another Memory or
+// process saved first, the Memory adopts the newer state (after checking it
+// against the history) and runs the engine again on top of it, so nobody's
+// work is overwritten. A Memory created on a store that holds its session
+// resumes from there.
+//
+// A Memory is safe for concurrent use.
 package memory

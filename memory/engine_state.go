@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
+	"strconv"
 
 	compact "github.com/agentcompact/compact"
 )
@@ -125,11 +127,25 @@ func rewriteEngineState(js []byte, remap map[string]string, shift int) ([]byte, 
 			}
 		}
 	}
-	out, err := json.Marshal(top)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errEngineForm, err)
+	// Assembled by hand: json.Marshal would validate every raw value again.
+	keys := make([]string, 0, len(top))
+	size := 2
+	for k, v := range top {
+		keys = append(keys, k)
+		size += len(k) + len(v) + 4
 	}
-	return out, nil
+	sort.Strings(keys)
+	out := make([]byte, 0, size)
+	out = append(out, '{')
+	for i, k := range keys {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = strconv.AppendQuote(out, k)
+		out = append(out, ':')
+		out = append(out, top[k]...)
+	}
+	return append(out, '}'), nil
 }
 
 // sessionFrom decodes a compact.Session JSON form into a new Session; an
