@@ -417,13 +417,19 @@ func badInputCatalogue() []badCase {
 		{"summarizer model failures (garbage, 2 MB, panic, nil response)", "Compact with WithSummarizer", "safe: rule-based fallback, Event.Mode \"fallback\"; with WithAbortOnFailure an error wrapping compact.ErrSummarizer", func(t *testing.T) {
 			msgs := join(one(bSys, bTask), bChat(80), one(llms.TextParts(llms.ChatMessageTypeHuman, "next")))
 			for name, fn := range map[string]func([]llms.MessageContent) (*llms.ContentResponse, error){
-				"garbage": func([]llms.MessageContent) (*llms.ContentResponse, error) { return reply("Sure! Here is your summary."), nil },
-				"2MB":     func([]llms.MessageContent) (*llms.ContentResponse, error) { return reply(strings.Repeat("x", 2<<20)), nil },
-				"panic":   func([]llms.MessageContent) (*llms.ContentResponse, error) { panic("boom") },
-				"nil":     func([]llms.MessageContent) (*llms.ContentResponse, error) { return nil, nil },
+				"garbage": func([]llms.MessageContent) (*llms.ContentResponse, error) {
+					return reply("Sure! Here is your summary."), nil
+				},
+				"2MB": func([]llms.MessageContent) (*llms.ContentResponse, error) {
+					return reply(strings.Repeat("x", 2<<20)), nil
+				},
+				"panic": func([]llms.MessageContent) (*llms.ContentResponse, error) { panic("boom") },
+				"nil":   func([]llms.MessageContent) (*llms.ContentResponse, error) { return nil, nil },
 			} {
 				fn := fn
-				model := funcModel(func(_ context.Context, m []llms.MessageContent, _ ...llms.CallOption) (*llms.ContentResponse, error) { return fn(m) })
+				model := funcModel(func(_ context.Context, m []llms.MessageContent, _ ...llms.CallOption) (*llms.ContentResponse, error) {
+					return fn(m)
+				})
 				var ev compact.Event
 				c := newC(t, compact.WithContextWindow(3_000), compact.WithSummarizer(model), compact.WithObserver(func(e compact.Event) { ev = e }))
 				safeCompact(t, c, msgs)
