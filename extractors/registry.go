@@ -310,16 +310,23 @@ func finish(s ToolSummary, call Call, maxFacts int) ToolSummary {
 		if len(out.KeyFacts) >= maxFacts {
 			break
 		}
-		// Redact before cutting so a secret is never half-kept.
-		f = cleanLine(Redact(cutBytes(f, 4*MaxFactBytes)), MaxFactBytes)
-		if f = Redact(f); f != "" {
+		// Redact before cutting so a secret is never half-kept, and after
+		// cleaning, which joins lines.
+		if len(f) > MaxFactBytes {
+			f = Redact(cutBytes(f, 4*MaxFactBytes))
+		}
+		if f = Redact(cleanLine(f, MaxFactBytes)); f != "" {
 			out.KeyFacts = append(out.KeyFacts, f)
 		}
 	}
 	if len(s.Metadata) > 0 {
 		out.Metadata = make(map[string]string, len(s.Metadata))
 		for k, v := range s.Metadata {
-			out.Metadata[k] = Redact(strings.ToValidUTF8(cutBytes(v, maxMetaBytes), "\uFFFD"))
+			v = strings.ToValidUTF8(cutBytes(v, maxMetaBytes), "\uFFFD")
+			if !isDigits(v) {
+				v = Redact(v)
+			}
+			out.Metadata[k] = v
 		}
 	}
 	return out
