@@ -32,10 +32,24 @@ func fallbackExtract(call Call, output string) ToolSummary {
 	if last != "" && last != first {
 		s.KeyFacts = append(s.KeyFacts, "Last: "+shorten(last, 120))
 	}
-	if e := errorSummary(output); e != "" {
+	excs, e := scanErrors(output)
+	var names []string
+	if len(excs) > 0 {
+		e = excs[0].String()
+		full := make([]string, len(excs))
+		names = make([]string, len(excs))
+		for i, x := range excs {
+			full[i], names[i] = x.String(), x.name
+		}
+		s.Metadata[MetaExceptions] = strings.Join(full, "\n")
+	}
+	if e != "" {
 		s.Status = StatusError
 		s.Metadata[MetaError] = e
 		s.KeyFacts = append(s.KeyFacts, "Error: "+shorten(e, 160))
+	}
+	if len(names) > 1 {
+		s.KeyFacts = append(s.KeyFacts, "Exceptions: "+strings.Join(names, ", "))
 	}
 	return s
 }

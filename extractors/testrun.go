@@ -23,6 +23,8 @@ var (
 	// jest / vitest: "Tests:       1 failed, 5 passed, 6 total".
 	jestSumRe  = regexp.MustCompile(`^\s*Tests?:\s+(.*\d+ total.*)$`)
 	jestFailRe = regexp.MustCompile(`^\s*(?:✕|×)\s+(.+?)(?: \(\d+ ?m?s\))?$`)
+	// sympy's bin/test: "==== tests finished: 27 passed, 1 failed, in 0.35 seconds ====".
+	sympySumRe = regexp.MustCompile(`^=+ tests finished: (.+?),? in [\d.]+ seconds =+$`)
 	// The plain closing line "N passed, N failed".
 	plainSumRe = regexp.MustCompile(`^(?:\w+: )?(\d+ passed, \d+ failed(?:, \d+ skipped)?)$`)
 	// cargo test: "test result: FAILED. 1 passed; 1 failed; ...".
@@ -62,7 +64,10 @@ func scanTests(body string) testReport {
 		c := line[0]
 		switch {
 		case c == '=' || c >= '0' && c <= '9':
-			if m := pytestSumRe.FindStringSubmatch(line); m != nil {
+			if m := sympySumRe.FindStringSubmatch(line); m != nil {
+				r.summary, r.found = strings.TrimSuffix(m[1], ","), true
+				r.failing = strings.Contains(m[1], "failed") || strings.Contains(m[1], "exceptions")
+			} else if m := pytestSumRe.FindStringSubmatch(line); m != nil {
 				sum := strings.TrimSuffix(strings.TrimSpace(m[1]+m[2]), ",")
 				r.summary, r.found = sum, true
 				r.failing = strings.Contains(sum, "failed") || strings.Contains(sum, "error")

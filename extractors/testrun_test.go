@@ -24,6 +24,7 @@ func TestScanTests(t *testing.T) {
 			"go test: 1 ok, 1 FAIL", []string{"TestParse", "example.com/p"}, true},
 		{"jest", "  ✕ adds numbers (3 ms)\nTests:       1 failed, 4 passed, 5 total\n", "1 failed, 4 passed, 5 total", []string{"adds numbers"}, true},
 		{"cargo", "test result: FAILED. 3 passed; 1 failed; 0 ignored\n", "FAILED: 3 passed; 1 failed; 0 ignored", nil, true},
+		{"sympy", "test_a ok\n================== tests finished: 26 passed, 1 failed, in 0.35 seconds ==================\n", "26 passed, 1 failed", nil, true},
 		{"plain", "suite: 4 passed, 0 failed\n", "4 passed, 0 failed", nil, false},
 		{"none", "hello\nworld\n", "", nil, false},
 	}
