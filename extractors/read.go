@@ -193,7 +193,9 @@ func analyzeFile(p, content string) fileFacts {
 		f.moreDefs = len(defs) - maxDefines
 		defs = defs[:maxDefines]
 	}
-	f.defines = defs
+	if len(defs) > 0 {
+		f.defines = defs
+	}
 	return f
 }
 

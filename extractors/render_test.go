@@ -1,0 +1,62 @@
+package extractors
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestRender(t *testing.T) {
+	d := Digest{Messages: 40, ToolCalls: 18,
+		Instructions:  []string{"Remember to keep the API stable."},
+		Errors:        []string{"ValueError at foo.py:12: bad"},
+		Commands:      []string{"pytest tests/test_x.py (exit 1)", "ls (ok)"},
+		FilesModified: []string{"a.go", "b.go"},
+		FilesRead:     []string{"c.go", "d.go", "e.go"},
+		Questions:     []string{"Why does it fail?"},
+		Entities:      []string{"ValueError", "a.go"},
+		Previous:      "We started by reading the parser and found the empty-input bug in Parse.",
+	}
+	full := d.Render(1000, nil)
+	assert.Equal(t, "Summary of 40 earlier messages (18 tool calls).\n"+
+		"Previous summary: We started by reading the parser and found the empty-input bug in Parse.\n"+
+		"Instructions: Remember to keep the API stable.\n"+
+		"Errors: ValueError at foo.py:12: bad\n"+
+		"Open questions: Why does it fail?\n"+
+		"Files modified: a.go, b.go\n"+
+		"Commands: pytest tests/test_x.py (exit 1); ls (ok)\n"+
+		"Files read: c.go, d.go, e.go\n"+
+		"Entities: ValueError, a.go", full)
+	// Under a tight budget the low-priority categories go first.
+	tight := d.Render(55, nil)
+	assert.LessOrEqual(t, estimateTokens(tight), 55)
+	assert.Contains(t, tight, "Instructions: Remember")
+	assert.Contains(t, tight, "ValueError at foo.py:12")
+	assert.NotContains(t, tight, "Entities")
+	assert.NotContains(t, tight, "Files read")
+	assert.Empty(t, d.Render(3, nil), "not even the header fits")
+	assert.Empty(t, d.Render(0, nil))
+	// Never over budget, whatever the counter.
+	words := func(s string) int { return len(strings.Fields(s)) }
+	for budget := 1; budget < 120; budget += 7 {
+		out := d.Render(budget, words)
+		assert.LessOrEqual(t, words(out), budget)
+	}
+}
+
+func TestRenderLongPrevious(t *testing.T) {
+	d := Digest{Messages: 3, Previous: strings.Repeat("word ", 2000)}
+	out := d.Render(100, nil)
+	assert.LessOrEqual(t, estimateTokens(out), 100)
+	assert.Contains(t, out, "Previous summary: word word")
+	assert.Contains(t, out, "…")
+}
+
+func TestKeyPoints(t *testing.T) {
+	d := Digest{FilesModified: []string{"a.go", "b.go"}, Errors: []string{"ValueError at foo.py:12"}, Entities: []string{"x"}}
+	assert.Equal(t, []string{"Errors: ValueError at foo.py:12", "Files modified: a.go, b.go"}, d.KeyPoints())
+	many := Digest{FilesRead: strings.Split("a b c d e f g h i j k l m n", " ")}
+	assert.Equal(t, []string{"Files read: a, b, c, d, e, f, g, h, i, j, k, l, +2 more"}, many.KeyPoints())
+	assert.Empty(t, Digest{}.KeyPoints())
+}
