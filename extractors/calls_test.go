@@ -17,7 +17,6 @@ func TestCallsByID(t *testing.T) {
 	assert.Equal(t, Call{ID: "zz", Name: "own"}, c)
 }
 
-
 func TestCallsByIDPointerParts(t *testing.T) {
 	msgs := []llms.MessageContent{{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{
 		&llms.ToolCall{ID: "p", FunctionCall: &llms.FunctionCall{Name: "grep", Arguments: "{}"}},

@@ -79,4 +79,3 @@ func TestDigestUnansweredCallAndRedaction(t *testing.T) {
 	assert.NotContains(t, out, "hunter22")
 	assert.Contains(t, out, "[REDACTED:aws-key]")
 }
-
