@@ -1,6 +1,8 @@
 package extractors
 
-// Status is the outcome of a tool call as seen in its output.
+// Status is the outcome of a tool call as seen in its output: success,
+// error (a failure: non-zero exit, exception, rejected edit, HTTP 4xx/5xx)
+// or partial (the output was cut, e.g. by the agent's harness).
 type Status string
 
 // The statuses a [ToolSummary] can carry.
@@ -20,11 +22,19 @@ type Call struct {
 	Arguments string
 }
 
-// ToolSummary holds the key facts of one tool output.
+// ToolSummary holds the key facts of one tool output. A summary returned
+// by [Registry.Extract] is new and owned by the caller.
 type ToolSummary struct {
-	Tool     string
-	Status   Status
+	// Tool is the tool name as called.
+	Tool string
+	// Status is the outcome seen in the output.
+	Status Status
+	// KeyFacts are short one-line facts, most important first, such as
+	// "File: app/main.go" or "exit 1"; [Format] joins them.
 	KeyFacts []string
+	// Metadata holds machine-readable facts under the Meta* keys (files
+	// read and modified, command, exit code, exceptions, ...), read by
+	// [Registry.Digest]; it may be nil.
 	Metadata map[string]string
 }
 
