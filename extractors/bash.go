@@ -197,6 +197,9 @@ func execSummary(tool string, isTest bool, env envelope) ToolSummary {
 			s.Status = StatusError
 		}
 	}
+	if t := strings.TrimSpace(body); len(t) < 4<<20 && (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) {
+		s.KeyFacts = append(s.KeyFacts, jsonFacts(t)...)
+	}
 	switch {
 	case strings.TrimSpace(body) == "":
 		if !env.timedOut {

@@ -323,6 +323,8 @@ func fileReadSummary(tool, p string, env envelope, rng string) ToolSummary {
 		}
 	} else if !f.hasContent {
 		facts = append(facts, "empty")
+	} else if f.lang == "json" && f.first == 0 && len(body) < 4<<20 {
+		facts = append(facts, jsonFacts(body)...)
 	}
 	if env.elided > 0 {
 		facts = append(facts, fmt.Sprintf("%d chars elided", env.elided))
