@@ -61,8 +61,8 @@ func mutate(msgs []llms.MessageContent, ops []byte, blob string) []llms.MessageC
 			}
 		case 6: // a huge tool output or text
 			big := strings.Repeat(blob+"\n", 1+arg*40)
-			if len(big) > 1<<20 {
-				big = big[:1<<20]
+			if len(big) > 256<<10 {
+				big = big[:256<<10]
 			}
 			for k, p := range m.Parts {
 				switch p := p.(type) {
