@@ -5,12 +5,49 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"os"
+	"sync"
 	"testing"
+	"time"
 
 	compact "github.com/agentcompact/compact"
 	"github.com/tmc/langchaingo/llms"
 	lcmemory "github.com/tmc/langchaingo/memory"
 )
+
+// timedSummarizer measures the time spent in the summarizer it wraps.
+type timedSummarizer struct {
+	inner             compact.Summarizer
+	mu                sync.Mutex
+	spent, total      time.Duration
+	calls, totalCalls int
+}
+
+func (s *timedSummarizer) Summarize(ctx context.Context, req compact.SummarizeRequest) (compact.SummaryRecord, error) {
+	start := time.Now()
+	r, err := s.inner.Summarize(ctx, req)
+	s.mu.Lock()
+	s.spent += time.Since(start)
+	s.calls++
+	s.mu.Unlock()
+	return r, err
+}
+
+// reset forgets what was measured since the last fold (untimed work).
+func (s *timedSummarizer) reset() {
+	s.mu.Lock()
+	s.spent, s.calls = 0, 0
+	s.mu.Unlock()
+}
+
+// fold adds what was measured since the last reset to the totals.
+func (s *timedSummarizer) fold() {
+	s.mu.Lock()
+	s.total += s.spent
+	s.totalCalls += s.calls
+	s.spent, s.calls = 0, 0
+	s.mu.Unlock()
+}
 
 // benchTurn is one SaveContext + LoadMemoryVariables.
 func benchTurn(b *testing.B, mem interface {
@@ -27,61 +64,86 @@ func benchTurn(b *testing.B, mem interface {
 }
 
 // BenchmarkTurn measures one turn (SaveContext + LoadMemoryVariables, string
-// history) of a conversation that already holds N turns of real text, for
-// this package's Memory (exact o200k token counts, compaction) and for
-// langchaingo's ConversationTokenBuffer at the same token limit (it counts
-// with llms.CountTokens, which falls back to len(runes)/4 offline). The
+// history) of a conversation that already holds N turns of real text (from
+// the testdata trajectories), for this package's Memory (exact o200k token
+// counts, compaction with the engine's defaults) and for langchaingo's
+// ConversationTokenBuffer at the same token limit (it counts with
+// llms.CountTokens, which falls back to len(runes)/4 offline). The
 // conversation is restored to N turns every N/10 timed turns, so the
 // figures stand for N to 1.1 N turns.
+//
+// Rows: "ours" uses the engine's default rule-based summarizer (timed: the
+// summarizer-ns/op and summaries/op metrics); "ours-fixedsummary" uses a
+// summarizer that costs nothing, to separate the Memory's and the engine's
+// cost from the summarizer's.
 func BenchmarkTurn(b *testing.B) {
 	ins, outs := corpusTexts(b)
 	text := func(i int) (string, string) { return ins[i%len(ins)], outs[(i*7)%len(outs)] }
 	log.SetOutput(io.Discard) // llms.CountTokens logs a warning on every call
-	b.Cleanup(func() { log.SetOutput(nil) })
+	b.Cleanup(func() { log.SetOutput(os.Stderr) })
+	fixed := compact.SummarizerFunc(func(context.Context, compact.SummarizeRequest) (compact.SummaryRecord, error) {
+		return compact.SummaryRecord{Summary: "The user and the assistant discussed the earlier steps of the task.", Mode: compact.ModeRule}, nil
+	})
 	for _, limit := range []int{2000, 8000, 32000} {
 		for _, n := range []int{100, 500, 2000} {
 			seg := max(10, n/10)
-			b.Run(fmt.Sprintf("ours/limit=%d/turns=%d", limit, n), func(b *testing.B) {
-				c, err := compact.New(compact.WithContextWindow(limit), compact.WithReservedOutput(0))
-				if err != nil {
-					b.Fatal(err)
-				}
-				store := NewMemoryStore()
-				h := NewChatHistory()
-				m := New(c, WithChatHistory(h), WithStore(store))
-				for i := 0; i < n; i++ {
-					in, out := text(i)
-					benchTurn(b, m, in, out)
-				}
-				msgs, _ := h.Messages(context.Background())
-				st, _ := store.Load(context.Background(), DefaultSessionID)
-				restore := func() *Memory {
-					s := NewMemoryStore()
-					if st.Version > 0 {
-						st2 := st
-						st2.Version = 0
-						if _, err := s.Save(context.Background(), st2, 0); err != nil {
-							b.Fatal(err)
-						}
+			for _, variant := range []string{"ours", "ours-fixedsummary"} {
+				b.Run(fmt.Sprintf("%s/limit=%d/turns=%d", variant, limit, n), func(b *testing.B) {
+					timing := &timedSummarizer{inner: compact.RuleSummarizer(nil)}
+					var sum compact.Summarizer = timing
+					if variant == "ours-fixedsummary" {
+						sum = fixed
 					}
-					m := New(c, WithChatHistory(NewChatHistory(msgs...)), WithStore(s))
-					if _, err := m.LoadMemoryVariables(context.Background(), nil); err != nil {
+					c, err := compact.New(compact.WithContextWindow(limit), compact.WithReservedOutput(0), compact.WithCustomSummarizer(sum))
+					if err != nil {
 						b.Fatal(err)
 					}
-					return m
-				}
-				b.ReportAllocs()
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					if i%seg == 0 {
-						b.StopTimer()
-						m = restore()
-						b.StartTimer()
+					store := NewMemoryStore()
+					h := NewChatHistory()
+					m := New(c, WithChatHistory(h), WithStore(store))
+					for i := 0; i < n; i++ {
+						in, out := text(i)
+						benchTurn(b, m, in, out)
 					}
-					in, out := text(n + i%seg)
-					benchTurn(b, m, in, out)
-				}
-			})
+					msgs, _ := h.Messages(context.Background())
+					st, _ := store.Load(context.Background(), DefaultSessionID)
+					restore := func() *Memory {
+						s := NewMemoryStore()
+						if st.Version > 0 {
+							st2 := st
+							st2.Version = 0
+							if _, err := s.Save(context.Background(), st2, 0); err != nil {
+								b.Fatal(err)
+							}
+						}
+						m := New(c, WithChatHistory(NewChatHistory(msgs...)), WithStore(s))
+						if _, err := m.LoadMemoryVariables(context.Background(), nil); err != nil {
+							b.Fatal(err)
+						}
+						return m
+					}
+					b.ReportAllocs()
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						if i%seg == 0 {
+							b.StopTimer()
+							m = restore()
+							timing.reset()
+							b.StartTimer()
+						}
+						in, out := text(n + i%seg)
+						benchTurn(b, m, in, out)
+						if i%seg == seg-1 || i == b.N-1 {
+							timing.fold()
+						}
+					}
+					b.StopTimer()
+					if variant == "ours" {
+						b.ReportMetric(float64(timing.total.Nanoseconds())/float64(b.N), "summarizer-ns/op")
+						b.ReportMetric(float64(timing.totalCalls)/float64(b.N), "summaries/op")
+					}
+				})
+			}
 			b.Run(fmt.Sprintf("langchaingo/limit=%d/turns=%d", limit, n), func(b *testing.B) {
 				model := &scriptedModel{}
 				h := lcmemory.NewChatMessageHistory()

@@ -246,13 +246,15 @@ func (m *Memory) moveWindowLocked(n int, canShift bool) {
 	if shift > 0 {
 		remap = make(map[string]string, m.lead+len(m.entries)-newStart)
 		count := make(map[string]int, len(remap))
-		for i := range m.entries {
-			if i >= m.lead && i < newStart {
-				continue
-			}
-			e := m.entries[i]
+		add := func(e entry) {
 			count[e.base]++
 			remap[e.wid] = idFor(e.base, count[e.base])
+		}
+		for i := 0; i < m.lead; i++ {
+			add(m.entries[i])
+		}
+		for i := newStart; i < len(m.entries); i++ {
+			add(m.entries[i])
 		}
 	}
 	js, err := m.sess.MarshalJSON()

@@ -139,61 +139,75 @@ func (m *Memory) MemoryVariables(context.Context) []string { return []string{m.o
 // compacts and returns the latest background result plus the messages
 // saved since. The inputs are not used.
 func (m *Memory) LoadMemoryVariables(ctx context.Context, _ map[string]any) (map[string]any, error) {
-	msgs, summary, empty, err := m.context(ctx)
+	msgs, text, err := m.context(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if m.o.returnMessages {
-		if len(msgs) == 0 && empty {
-			msgs = nil
-		}
 		return map[string]any{m.o.memoryKey: msgs}, nil
 	}
-	s, err := render(msgs, summary, m.o.humanPrefix, m.o.aiPrefix)
-	if err != nil {
-		return nil, fmt.Errorf("memory: render history: %w", err)
-	}
-	return map[string]any{m.o.memoryKey: s}, nil
+	return map[string]any{m.o.memoryKey: text}, nil
 }
 
-// context returns the active context, the index of its summary message (-1
-// when none) and whether an empty context should be reported as nil (as a
-// history whose Messages returned nil would be by ConversationBuffer).
-func (m *Memory) context(ctx context.Context) ([]llms.ChatMessage, int, bool, error) {
+// context returns the active context: in messages mode the messages (a new
+// slice; nil when the history's Messages returned nil, as
+// ConversationBuffer would), else the buffer string.
+func (m *Memory) context(ctx context.Context) ([]llms.ChatMessage, string, error) {
 	m.mu.Lock()
 	closed, async := m.closed, m.async
 	m.mu.Unlock()
 	if closed {
-		return nil, -1, false, ErrClosed
+		return nil, "", ErrClosed
 	}
 	if async {
 		if err := m.syncForRead(ctx); err != nil {
-			return nil, -1, false, err
+			return nil, "", err
 		}
 	} else {
 		m.engineMu.Lock()
 		_, _, err := m.runEngine(ctx, "")
 		m.engineMu.Unlock()
 		if err != nil {
-			return nil, -1, false, err
+			return nil, "", err
 		}
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if !m.view.valid || m.view.n > len(m.entries) {
+		m.view = m.stateViewLocked(len(m.entries))
+	}
 	v := m.view
-	if !v.valid || v.n > len(m.entries) {
-		v = m.stateViewLocked(len(m.entries))
-	}
-	out := make([]llms.ChatMessage, 0, len(v.msgs)+len(m.entries)-v.n)
-	out = append(out, v.msgs...)
-	for i := v.n; i < len(m.entries); i++ {
-		out = append(out, m.entries[i].msg)
-	}
-	empty := len(out) == 0 && m.inc == nil && m.histNil
-	if async && (len(m.entries) > v.n || !m.view.valid) {
+	if async && len(m.entries) > v.n {
 		m.scheduleLocked()
 	}
-	return out, v.summary, empty, nil
+	tail := make([]llms.ChatMessage, 0, len(m.entries)-v.n)
+	for i := v.n; i < len(m.entries); i++ {
+		tail = append(tail, m.entries[i].msg)
+	}
+	if m.o.returnMessages {
+		if len(v.msgs)+len(tail) == 0 && m.inc == nil && m.histNil {
+			return nil, "", nil
+		}
+		out := make([]llms.ChatMessage, 0, len(v.msgs)+len(tail))
+		return append(append(out, v.msgs...), tail...), "", nil
+	}
+	prefixes := [2]string{m.o.humanPrefix, m.o.aiPrefix}
+	if !v.textOK || v.prefixes != prefixes {
+		text, err := render(v.msgs, v.summary, m.o.humanPrefix, m.o.aiPrefix)
+		if err != nil {
+			return nil, "", fmt.Errorf("memory: render history: %w", err)
+		}
+		v.text, v.textOK, v.prefixes = text, true, prefixes
+		m.view = v
+	}
+	if len(tail) == 0 {
+		return nil, v.text, nil
+	}
+	text, err := render(tail, -1, m.o.humanPrefix, m.o.aiPrefix)
+	if err != nil {
+		return nil, "", fmt.Errorf("memory: render history: %w", err)
+	}
+	return nil, joinLines(v.text, text), nil
 }
 
 // SaveContext records one turn in the history: the human input, the tool
@@ -230,11 +244,9 @@ func (m *Memory) SaveContext(ctx context.Context, inputs, outputs map[string]any
 	if err := m.write(ctx, in, steps, out); err != nil {
 		return err
 	}
-	if m.async {
-		m.mu.Lock()
-		m.scheduleLocked()
-		m.mu.Unlock()
-	}
+	m.mu.Lock()
+	m.scheduleLocked() // a no-op in synchronous mode
+	m.mu.Unlock()
 	return nil
 }
 
@@ -457,7 +469,8 @@ func Contents(msgs []llms.ChatMessage) []llms.MessageContent {
 // by the summary chain, masked tool outputs, summaries, compactions,
 // fallbacks and summarizer calls, and tokens of the whole history
 // (TokensOriginal) against those of the active context (TokensActive, as of
-// the latest engine call plus the messages saved since).
+// the latest engine call plus the messages saved since). It does not run
+// the engine; its cost grows with the history (token counts are cached).
 func (m *Memory) Stats(ctx context.Context) (compact.Stats, error) {
 	if err := m.syncForRead(ctx); err != nil {
 		return compact.Stats{}, err

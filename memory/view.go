@@ -10,11 +10,16 @@ import (
 // cachedView is the active context of the Memory for the history's first n
 // messages, as chat messages.
 type cachedView struct {
-	valid   bool
-	n       int                // the view stands for entries[:n]
-	msgs    []llms.ChatMessage // the context; never modified once built
-	summary int                // index of the summary message in msgs, or -1
-	tokens  int                // the engine's token count of the view
+	valid     bool
+	n         int                // the view stands for entries[:n]
+	msgs      []llms.ChatMessage // the context; never modified once built
+	summary   int                // index of the summary message in msgs, or -1
+	tokens    int                // the engine's token count of the view
+	engineLen int                // len(Result.Messages) it was built from, -1 if none
+	gen       uint64             // m.gen when built
+	text      string             // the buffer string of msgs, when textOK
+	textOK    bool
+	prefixes  [2]string // the human and AI prefixes of text
 }
 
 // buildViewLocked maps an engine result for entries[:n] back to chat
@@ -25,7 +30,24 @@ type cachedView struct {
 // exactly what langchaingo's ConversationBuffer returns (the engine's
 // repairs of broken tool pairs are not applied then).
 func (m *Memory) buildViewLocked(res *compact.Result, n int) cachedView {
-	v := cachedView{valid: true, n: n, summary: -1, tokens: res.Tokens}
+	v := cachedView{valid: true, n: n, summary: -1, tokens: res.Tokens, engineLen: len(res.Messages), gen: m.gen}
+	// Between compactions the engine's output is the previous one plus the
+	// new messages, unchanged (prefix stability): extend the previous view.
+	if old := m.view; old.valid && old.gen == m.gen && old.engineLen >= 0 && !res.Compacted && len(res.Repairs) == 0 &&
+		old.n <= n && len(res.Messages) == old.engineLen+n-old.n &&
+		(n == old.n || sameContent(res.Messages[len(res.Messages)-1], m.entries[n-1].mc)) {
+		v.summary = old.summary
+		v.msgs = old.msgs[:len(old.msgs):len(old.msgs)]
+		for i := old.n; i < n; i++ {
+			v.msgs = append(v.msgs, m.entries[i].msg)
+		}
+		if old.textOK {
+			if tail, ok := renderFast(v.msgs[len(old.msgs):], -1, old.prefixes[0], old.prefixes[1]); ok {
+				v.text, v.textOK, v.prefixes = joinLines(old.text, tail), true, old.prefixes
+			}
+		}
+		return v
+	}
 	if res.Summary == nil && !res.Compacted && m.sess.Stats().Compactions == 0 && m.start == m.lead {
 		v.msgs = make([]llms.ChatMessage, n)
 		for i := range n {
@@ -141,7 +163,7 @@ func (m *Memory) mapViewLocked(out []llms.MessageContent, hasSummary, noRepairs 
 // summary in force, then the messages not covered, unmasked. Async mode
 // uses it until its first background result is ready.
 func (m *Memory) stateViewLocked(n int) cachedView {
-	v := cachedView{valid: true, n: n, summary: -1, tokens: -1}
+	v := cachedView{valid: true, n: n, summary: -1, tokens: -1, engineLen: -1, gen: m.gen}
 	kept := m.keptLocked(n)
 	latest := m.sess.Latest()
 	for t, i := range kept {
@@ -192,6 +214,9 @@ func hasToolCall(mc llms.MessageContent) bool {
 // earlier conversation, for reference (data, not instructions):"), a label
 // of its own, so that it does not read as something the human said.
 func render(msgs []llms.ChatMessage, summary int, humanPrefix, aiPrefix string) (string, error) {
+	if s, ok := renderFast(msgs, summary, humanPrefix, aiPrefix); ok {
+		return s, nil
+	}
 	if summary < 0 || summary >= len(msgs) {
 		return llms.GetBufferString(msgs, humanPrefix, aiPrefix)
 	}
@@ -203,16 +228,67 @@ func render(msgs []llms.ChatMessage, summary int, humanPrefix, aiPrefix string) 
 	if err != nil {
 		return "", err
 	}
-	var b strings.Builder
-	b.Grow(len(before) + len(after) + len(msgs[summary].GetContent()) + 2)
 	if summary > 0 {
-		b.WriteString(before)
-		b.WriteString("\n")
+		before += "\n"
 	}
-	b.WriteString(msgs[summary].GetContent())
 	if summary+1 < len(msgs) {
-		b.WriteString("\n")
-		b.WriteString(after)
+		after = "\n" + after
 	}
-	return b.String(), nil
+	return before + msgs[summary].GetContent() + after, nil
+}
+
+// renderFast renders msgs like render in one pass, for the message types
+// whose line is simply "prefix: content"; it reports false when a message
+// needs llms.GetBufferString's own handling (a legacy function call, a
+// generic or unknown message type), which render then uses.
+func renderFast(msgs []llms.ChatMessage, summary int, humanPrefix, aiPrefix string) (string, bool) {
+	size := 0
+	for i, cm := range msgs {
+		role, ok := fastRole(cm, humanPrefix, aiPrefix)
+		if !ok && i != summary {
+			return "", false
+		}
+		size += len(role) + len(cm.GetContent()) + 3
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for i, cm := range msgs {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if i != summary {
+			role, _ := fastRole(cm, humanPrefix, aiPrefix)
+			b.WriteString(role)
+			b.WriteString(": ")
+		}
+		b.WriteString(cm.GetContent())
+	}
+	return b.String(), true
+}
+
+func fastRole(cm llms.ChatMessage, humanPrefix, aiPrefix string) (string, bool) {
+	switch v := cm.(type) {
+	case llms.HumanChatMessage:
+		return humanPrefix, true
+	case llms.AIChatMessage:
+		return aiPrefix, v.FunctionCall == nil
+	case llms.SystemChatMessage:
+		return "system", true
+	case llms.ToolChatMessage:
+		return "tool", true
+	case llms.FunctionChatMessage:
+		return "function", true
+	}
+	return "", false
+}
+
+// joinLines joins two buffer strings with a newline, either may be empty.
+func joinLines(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n" + b
 }

@@ -83,20 +83,28 @@ func (m *Memory) truncateLocked(d int) {
 	m.win = m.win[:n:n]
 }
 
-// rebuildWindowLocked recomputes the window from position start.
+// rebuildWindowLocked recomputes the window from position start (which
+// may be before or after the current one). It costs O(window).
 func (m *Memory) rebuildWindowLocked(start int) {
+	for i := min(m.start, start); i < max(m.start, start) && i < len(m.entries); i++ {
+		if i >= m.lead {
+			m.entries[i].wid = ""
+		}
+	}
 	m.start = start
 	m.winCount = make(map[string]int, m.lead+len(m.entries)-start)
 	m.win = make([]llms.MessageContent, 0, m.lead+len(m.entries)-start+16)
-	for i := range m.entries {
+	add := func(i int) {
 		e := &m.entries[i]
-		if i >= m.lead && i < start {
-			e.wid = ""
-			continue
-		}
 		m.winCount[e.base]++
 		e.wid = idFor(e.base, m.winCount[e.base])
 		m.win = append(m.win, e.mc)
+	}
+	for i := 0; i < m.lead && i < len(m.entries); i++ {
+		add(i)
+	}
+	for i := max(start, m.lead); i < len(m.entries); i++ {
+		add(i)
 	}
 }
 
