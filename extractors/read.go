@@ -378,7 +378,7 @@ func statusMax(a, b Status) Status {
 // raised in body (tracebacks, pytest E lines, Go panics) when there are any,
 // and records them in md.
 func appendExceptions(facts []string, md map[string]string, body string) []string {
-	excs, _ := scanErrors(body)
+	excs := scanExceptions(body)
 	if len(excs) == 0 {
 		return facts
 	}

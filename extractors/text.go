@@ -167,6 +167,20 @@ var errPhrases = []string{"command not found", "o such file", "O SUCH FILE", "er
 // an exception name or whose head holds an error word), and one memory
 // search per error phrase.
 func scanErrors(s string) (excs []excInfo, firstErr string) {
+	return scanErrorsOpt(s, true)
+}
+
+// scanExceptions is scanErrors without the search for the first error
+// line: it only reports exceptions.
+func scanExceptions(s string) []excInfo {
+	excs, _ := scanErrorsOpt(s, false)
+	return excs
+}
+
+// scanErrorsOpt is scanErrors; wantFirst false skips the error phrase
+// search (the first error line is then only a traceback, panic or
+// exception line).
+func scanErrorsOpt(s string, wantFirst bool) (excs []excInfo, firstErr string) {
 	seen := map[string]bool{}
 	firstPos := len(s) + 1
 	setFirst := func(pos int, line string) {
@@ -230,7 +244,7 @@ func scanErrors(s string) (excs []excInfo, firstErr string) {
 				continue
 			}
 		}
-		if pos < firstPos {
+		if wantFirst && pos < firstPos {
 			head := line[:min(len(line), 160)]
 			if containsAny(head, errWords) || strings.HasPrefix(head, "E ") {
 				if trim := strings.TrimSpace(line); errLineRe.MatchString(trim) {
@@ -240,6 +254,9 @@ func scanErrors(s string) (excs []excInfo, firstErr string) {
 		}
 	}
 	for _, p := range errPhrases {
+		if !wantFirst {
+			break
+		}
 		// Look at up to 64 occurrences before the first error found so far.
 		for off, n := 0, 0; n < 64 && off < min(len(s), firstPos); n++ {
 			i := strings.Index(s[off:min(len(s), firstPos)], p)
