@@ -298,3 +298,21 @@ func TestStaleSessionStartsOver(t *testing.T) {
 	assert.Equal(t, len(first.Messages), len(again.Messages))
 	assert.Equal(t, textOf(first.Messages[1]), textOf(again.Messages[1]))
 }
+
+func TestTaskIsPinned(t *testing.T) {
+	c, err := New(WithContextWindow(4_000), WithReservedOutput(500))
+	require.NoError(t, err)
+	msgs := conversation(30, 300) // the task is the first user message
+	msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeHuman, "Please always provide EXACTLY ONE action."))
+	res, err := c.Compact(context.Background(), NewSession("task"), msgs)
+	require.NoError(t, err)
+	require.True(t, res.Compacted)
+	require.Greater(t, res.Event.Dropped, 0)
+	found := false
+	for _, m := range res.Messages {
+		if textOf(m) == textOf(msgs[1]) {
+			found = true
+		}
+	}
+	assert.True(t, found, "the task (first user message) is kept verbatim")
+}

@@ -78,6 +78,7 @@ type work struct {
 	ids     []string
 	lead    int // number of leading system messages
 	last    int // index of the latest user message, or -1
+	first   int // index of the first user message (the task), or -1
 	unit    []int
 	units   [][2]int // [start, end) per unit
 	dropped []bool
@@ -129,7 +130,12 @@ func (c *Compactor) runLocked(ctx context.Context, s *Session, in []llms.Message
 		switch {
 		case ratio >= c.o.emergency:
 			reason = ReasonEmergency
-		case ratio >= c.o.trigger && len(msgs) >= c.o.minMessages && (st.LastCompactionLen == 0 || since >= c.o.cooldown):
+		case ratio >= c.o.trigger && len(msgs) >= c.o.minMessages && (st.LastCompactionLen == 0 ||
+			since >= c.o.cooldown && tokens-st.LastCompactionTokens >= int((c.o.trigger-c.o.reset)*float64(bud))):
+			// Hysteresis: after a compaction that could not get down to the
+			// reset ratio, the next one waits until the context grew by the
+			// trigger-reset gap, so a stubborn context does not compact on
+			// every cooldown.
 			reason = ReasonTrigger
 		}
 	}
@@ -199,7 +205,7 @@ func (c *Compactor) runLocked(ctx context.Context, s *Session, in []llms.Message
 	if err := c.validate(w, out, tokens, bud); err != nil {
 		return nil, nil, err
 	}
-	ns.LastCompactionLen = len(msgs)
+	ns.LastCompactionLen, ns.LastCompactionTokens = len(msgs), tokens
 	ns.Stats.Compactions++
 	ns.updateStats(len(msgs), inputTokens, tokens)
 	*st = ns
@@ -216,7 +222,7 @@ func (c *Compactor) runLocked(ctx context.Context, s *Session, in []llms.Message
 
 func (c *Compactor) newWork(msgs []llms.MessageContent, ids []string, inTok []int) *work {
 	n := len(msgs)
-	w := &work{c: c, msgs: msgs, ids: ids, last: -1,
+	w := &work{c: c, msgs: msgs, ids: ids, last: -1, first: -1,
 		unit: make([]int, n), dropped: make([]bool, n), view: make([]llms.MessageContent, n),
 		tokens: make([]int, n), status: map[int]bool{}}
 	copy(w.tokens, inTok)
@@ -229,6 +235,12 @@ func (c *Compactor) newWork(msgs []llms.MessageContent, ids []string, inTok []in
 	for i := n - 1; i >= w.lead; i-- {
 		if msgs[i].Role == llms.ChatMessageTypeHuman && !isOrphanText(msgs[i]) {
 			w.last = i
+			break
+		}
+	}
+	for i := w.lead; i < n; i++ {
+		if msgs[i].Role == llms.ChatMessageTypeHuman && !isOrphanText(msgs[i]) {
+			w.first = i
 			break
 		}
 	}
@@ -258,9 +270,10 @@ func hasToolCall(m llms.MessageContent) bool {
 	return false
 }
 
-// pinned reports whether index i may never be dropped (system prefix, latest user message).
+// pinned reports whether index i may never be dropped (system prefix,
+// latest user message, task).
 func (w *work) pinned(i int) bool {
-	return i < w.lead || (w.last >= 0 && w.unit[i] == w.unit[w.last])
+	return i < w.lead || (w.last >= 0 && w.unit[i] == w.unit[w.last]) || (w.first >= 0 && w.unit[i] == w.unit[w.first])
 }
 
 // apply replays the session's view: dropped ids, masks, cuts, summary.
@@ -277,7 +290,7 @@ func (w *work) apply(st *sessionState) {
 		}
 		// A unit is dropped when any of its messages was dropped, so that
 		// tool pairs stay whole even if the caller's history changed.
-		for u, r := range w.units {
+		for _, r := range w.units {
 			drop := false
 			for i := r[0]; i < r[1]; i++ {
 				if _, ok := set[w.ids[i]]; ok {
@@ -285,7 +298,7 @@ func (w *work) apply(st *sessionState) {
 					break
 				}
 			}
-			if drop && !w.pinned(r[0]) && !(w.last >= 0 && u == w.unit[w.last]) {
+			if drop && !w.pinned(r[0]) {
 				for i := r[0]; i < r[1]; i++ {
 					w.dropped[i] = true
 				}
@@ -485,6 +498,8 @@ func (w *work) kindOf(u int, tailStart int) Kind {
 		return KindSystem
 	case w.last >= 0 && u == w.unit[w.last]:
 		return KindLatestUser
+	case w.first >= 0 && u == w.unit[w.first]:
+		return KindTask
 	case r[0] >= tailStart:
 		return KindTail
 	}

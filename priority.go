@@ -17,10 +17,11 @@ const (
 	KindToolError              // a tool round whose result reports an error
 	KindToolRound              // a tool round (call plus results)
 	KindOther                  // any other message (e.g. generic or function roles, later system messages)
+	KindTask                   // the first user message, the task of an agent run: pinned
 	numKinds
 )
 
-var kindNames = [...]string{"system", "latest-user", "tail", "user", "assistant", "tool-error", "tool-round", "other"}
+var kindNames = [...]string{"system", "latest-user", "tail", "user", "assistant", "tool-error", "tool-round", "other", "task"}
 
 // String returns the kind's name.
 func (k Kind) String() string {
@@ -31,12 +32,17 @@ func (k Kind) String() string {
 }
 
 // Pinned reports whether units of this kind are never dropped by stage 2.
-func (k Kind) Pinned() bool { return k == KindSystem || k == KindLatestUser || k == KindTail }
+func (k Kind) Pinned() bool {
+	return k == KindSystem || k == KindLatestUser || k == KindTail || k == KindTask
+}
 
 // Priorities maps each droppable kind to its priority: stage 2 drops the
 // units of the lowest priority first, oldest first within a priority, until
-// the context fits the reset ratio. Pinned kinds (system, latest user, tail)
-// are never dropped whatever their value. The previous summary is never
+// the context fits the reset ratio. Pinned kinds (system, latest user, task,
+// tail) are never dropped whatever their value. The task is the first user
+// message: agents such as mini-swe-agent state the task there and later user
+// messages are format feedback, so pinning only the latest one (I4) would
+// let the task be summarized away. The previous summary is never
 // dropped either: it is folded into the next one. A Priorities value is
 // read-only once passed to [WithPriorities].
 type Priorities map[Kind]int
@@ -45,6 +51,7 @@ type Priorities map[Kind]int
 //
 //	system        100 (pinned)
 //	latest-user   100 (pinned)
+//	task          100 (pinned)
 //	tail           90 (pinned)
 //	user           60  the user's earlier instructions
 //	assistant      40  the agent's reasoning and answers
@@ -63,7 +70,7 @@ func DefaultPriorities() Priorities {
 
 // defaultPriority is the default table, indexed by Kind; it is never written.
 var defaultPriority = [numKinds]int{
-	KindSystem: 100, KindLatestUser: 100, KindTail: 90,
+	KindSystem: 100, KindLatestUser: 100, KindTask: 100, KindTail: 90,
 	KindUser: 60, KindAssistant: 40, KindToolError: 30, KindOther: 20, KindToolRound: 10,
 }
 

@@ -36,6 +36,8 @@ type sessionState struct {
 	Cut map[string][3]int `json:"cut,omitempty"`
 	// LastCompactionLen is the input length at the last compaction (cooldown).
 	LastCompactionLen int `json:"lastCompactionLen"`
+	// LastCompactionTokens is the output's tokens at the last compaction (hysteresis).
+	LastCompactionTokens int `json:"lastCompactionTokens"`
 	// Calibration is the provider's token count divided by ours (>= 1), see Calibrate.
 	Calibration float64 `json:"calibration,omitempty"`
 	Stats       Stats   `json:"stats"`
