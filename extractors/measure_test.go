@@ -180,4 +180,3 @@ func TestCorpusMeasure(t *testing.T) {
 	assert.GreaterOrEqual(t, pct(excsKept, excs), 90.0, "exception retention")
 	assert.Equal(t, exits, exitsKept, "every non-zero exit status kept")
 }
-
