@@ -132,13 +132,29 @@ func shellSummary(tool, cmdline string, plan shellPlan, env envelope) ToolSummar
 	facts := make([]string, 0, len(head)+len(wf)+len(s.KeyFacts))
 	facts = append(facts, head...)
 	// Errors first among the output facts, then writes, then the rest.
+	// Error facts in a fixed order: the main error (with the exception's
+	// name and location), the other exceptions' names, the test summary,
+	// the failing tests; so that a cap on the line cuts the longest last.
+	errOrder := []string{"Error: ", "Exceptions: ", "Tests: ", "Failed: "}
+	byKind := make([][]string, len(errOrder))
 	var errs, rest []string
 	for _, f := range s.KeyFacts {
-		if strings.HasPrefix(f, "Error: ") || strings.HasPrefix(f, "Exceptions: ") || strings.HasPrefix(f, "Tests: ") || strings.HasPrefix(f, "Failed: ") {
-			errs = append(errs, f)
-		} else if f != "exit "+itoa(env.exit) {
+		k := -1
+		for i, p := range errOrder {
+			if strings.HasPrefix(f, p) {
+				k = i
+				break
+			}
+		}
+		switch {
+		case k >= 0:
+			byKind[k] = append(byKind[k], f)
+		case f != "exit "+itoa(env.exit):
 			rest = append(rest, f)
 		}
+	}
+	for _, fs := range byKind {
+		errs = append(errs, fs...)
 	}
 	if op.kind == opRead || op.kind == opSearch {
 		// The file and pattern facts identify the call: keep them first.
@@ -181,9 +197,9 @@ func execSummary(tool string, isTest bool, env envelope) ToolSummary {
 		for i, e := range excs {
 			names[i], full[i] = e.name, e.String()
 		}
-		s.KeyFacts = append(s.KeyFacts, "Error: "+shorten(full[0], 200))
+		s.KeyFacts = append(s.KeyFacts, "Error: "+shorten(full[0], 160))
 		if len(excs) > 1 {
-			s.KeyFacts = append(s.KeyFacts, "Exceptions: "+strings.Join(names, ", "))
+			s.KeyFacts = append(s.KeyFacts, "Exceptions: "+strings.Join(names[1:], ", "))
 		}
 		s.Metadata[MetaExceptions] = strings.Join(full, "\n")
 		s.Metadata[MetaError] = full[0]

@@ -1,6 +1,9 @@
 package extractors
 
 import (
+	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -83,5 +86,25 @@ func TestBuiltinsSynthetic(t *testing.T) {
 				assert.Contains(t, line, f)
 			}
 		})
+	}
+}
+
+// TestExceptionsSurviveTheCap checks that exception names stay in the line
+// when a long command, a long test summary and many failing tests compete
+// for the Format cap.
+func TestExceptionsSurviveTheCap(t *testing.T) {
+	cmd := "python -m pytest " + strings.Repeat("tests/very/long/path/to/test_module_name.py ", 4)
+	var out strings.Builder
+	for i := 0; i < 8; i++ {
+		fmt.Fprintf(&out, "FAILED tests/very/long/path/to/test_module_name.py::TestSomethingLong::test_case_number_%d - boom\n", i)
+	}
+	out.WriteString("Traceback (most recent call last):\n  File \"/very/long/absolute/path/to/the/module/file.py\", line 12, in f\ndjango.core.exceptions.ImproperlyConfiguredError: " + strings.Repeat("long message ", 20) + "\n")
+	out.WriteString("E   KeyError: 'x'\nE   AttributeError: 'NoneType' object has no attribute 'y'\n")
+	out.WriteString("==== 8 failed, 120 passed, 3 warnings in 12.34s ====\n")
+	args, _ := json.Marshal(map[string]string{"command": cmd})
+	line := Format(Default().Extract(Call{Name: "bash", Arguments: string(args)}, "<returncode>1</returncode>\n<output>\n"+out.String()+"</output>"))
+	assert.LessOrEqual(t, len(line), FormatMaxBytes)
+	for _, want := range []string{"exit 1", "django.core.exceptions.ImproperlyConfiguredError", "KeyError", "AttributeError", "8 failed, 120 passed"} {
+		assert.Contains(t, line, want)
 	}
 }

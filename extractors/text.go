@@ -129,7 +129,7 @@ func (e excInfo) String() string {
 }
 
 // maxExceptions bounds the distinct exceptions reported per output.
-const maxExceptions = 6
+const maxExceptions = 10
 
 // lineAt returns the bounds of the line of s holding byte i.
 func lineAt(s string, i int) (start, end int) {
