@@ -73,7 +73,7 @@ func (m *Memory) adoptLocked(st State) {
 	m.seen = st.HistoryLen
 	m.view = cachedView{}
 	m.gen++
-	m.rebuildWindowLocked(st.UpTo)
+	m.rebuildWindowLocked(st.UpTo, st.Kept)
 }
 
 func (m *Memory) checkStateLocked(st State) (*compact.Session, error) {
@@ -83,6 +83,11 @@ func (m *Memory) checkStateLocked(st State) (*compact.Session, error) {
 		return nil, fmt.Errorf("state saved over %d messages, history holds %d", st.HistoryLen, n)
 	case st.UpTo < m.lead || st.UpTo > n:
 		return nil, fmt.Errorf("summarized-up-to position %d outside [%d, %d]", st.UpTo, m.lead, n)
+	}
+	for i, p := range st.Kept {
+		if p < m.lead || p >= st.UpTo || (i > 0 && p <= st.Kept[i-1]) {
+			return nil, fmt.Errorf("kept position %d outside [%d, %d) or out of order", p, m.lead, st.UpTo)
+		}
 	}
 	at := func(i int) llms.ChatMessage { return m.entries[i].msg }
 	for i, r := range st.Chain {
@@ -103,7 +108,7 @@ func (m *Memory) stateLocked() State {
 		js = nil
 		m.log.Error("memory: encode engine state", "session", m.o.sessionID, "err", err)
 	}
-	return State{SessionID: m.o.sessionID, Version: m.version, UpTo: m.start, HistoryLen: m.seen,
+	return State{SessionID: m.o.sessionID, Version: m.version, UpTo: m.start, Kept: m.kept, HistoryLen: m.seen,
 		Engine: js, Chain: m.chain, UpdatedAt: time.Now().UTC()}
 }
 
@@ -180,13 +185,8 @@ func (m *Memory) runEngine(ctx context.Context, force string) (res *compact.Resu
 func (m *Memory) recordCompactionLocked(res *compact.Result, n int) {
 	newRec := false
 	if ev := res.Event; ev != nil && ev.SummaryID != "" && res.Summary != nil && res.Summary.ID == ev.SummaryID {
-		pos := make(map[string]int, m.lead+n-m.start)
-		for i := 0; i < m.lead && i < n; i++ {
-			pos[m.entries[i].wid] = i
-		}
-		for i := m.start; i < n; i++ {
-			pos[m.entries[i].wid] = i
-		}
+		pos := make(map[string]int, m.windowLen(n))
+		m.windowLocked(n, func(i int) { pos[m.entries[i].wid] = i })
 		rec := Record{SummaryRecord: *res.Summary}
 		for _, id := range res.Summary.OriginalMessageIDs {
 			if p, ok := pos[id]; ok {
@@ -214,52 +214,86 @@ func (m *Memory) recordCompactionLocked(res *compact.Result, n int) {
 	}
 }
 
-// moveWindowLocked moves the window's start past the covered messages (at
-// most up to n - minWindow, never onto a tool or system message) and
-// rewrites the engine state for the new window; it also trims the engine
-// state's chain to the record in force. canShift is false when the engine
-// repaired its input: its ids may then differ from the window's.
+// moveWindowLocked moves the window's start over whole units (a message,
+// or an AI message calling tools with its results) below n - minWindow: a
+// unit the engine dropped leaves the window, a unit it keeps moves to the
+// kept list; a unit partly dropped stops the move, and so does a move that
+// would put a system message first after the leading ones (the engine would
+// take it for a leading one). Then it rewrites the engine state for the new
+// window and trims the state's chain to the record in force. canShift is
+// false when the engine repaired its input: its ids may then differ from
+// the window's.
 func (m *Memory) moveWindowLocked(n int, canShift bool) {
-	newStart := m.start
+	x, kept, excluded := m.start, m.kept, 0
 	if canShift {
-		covered := make(map[string]struct{})
-		for _, id := range m.sess.Covered() {
-			covered[id] = struct{}{}
+		keep := make(map[int]bool)
+		for _, i := range m.keptLocked(n) {
+			keep[i] = true
 		}
-		x, limit := m.start, n-m.o.minWindow
+		kept = append([]int(nil), m.kept...)
+		limit := n - m.o.minWindow
 		for x < limit {
-			if _, ok := covered[m.entries[x].wid]; !ok {
+			y := x + 1
+			if e := m.entries[x]; e.mc.Role == llms.ChatMessageTypeAI && hasToolCall(e.mc) {
+				for y < n && m.entries[y].mc.Role == llms.ChatMessageTypeTool {
+					y++
+				}
+			}
+			if y > limit {
 				break
 			}
-			x++
-		}
-		for x > m.start {
-			if t := m.entries[x].mc.Role; t != llms.ChatMessageTypeTool && t != llms.ChatMessageTypeSystem {
-				break
+			all, none := true, true
+			for k := x; k < y; k++ {
+				if keep[k] {
+					none = false
+				} else {
+					all = false
+				}
 			}
-			x--
+			if all == none {
+				break // partly dropped
+			}
+			if all {
+				if len(kept) == 0 && m.entries[x].mc.Role == llms.ChatMessageTypeSystem {
+					break
+				}
+				for k := x; k < y; k++ {
+					kept = append(kept, k)
+				}
+			} else {
+				if len(kept) == 0 && y < len(m.entries) && m.entries[y].mc.Role == llms.ChatMessageTypeSystem {
+					break
+				}
+				excluded += y - x
+			}
+			x = y
 		}
-		newStart = x
+		if excluded == 0 {
+			x, kept = m.start, m.kept
+		}
 	}
-	shift := newStart - m.start
 	var remap map[string]string
-	if shift > 0 {
-		remap = make(map[string]string, m.lead+len(m.entries)-newStart)
+	if excluded > 0 {
+		remap = make(map[string]string, m.lead+len(kept)+len(m.entries)-x)
 		count := make(map[string]int, len(remap))
-		add := func(e entry) {
+		add := func(i int) {
+			e := m.entries[i]
 			count[e.base]++
 			remap[e.wid] = idFor(e.base, count[e.base])
 		}
 		for i := 0; i < m.lead; i++ {
-			add(m.entries[i])
+			add(i)
 		}
-		for i := newStart; i < len(m.entries); i++ {
-			add(m.entries[i])
+		for _, i := range kept {
+			add(i)
+		}
+		for i := x; i < len(m.entries); i++ {
+			add(i)
 		}
 	}
 	js, err := m.sess.MarshalJSON()
 	if err == nil {
-		js, err = rewriteEngineState(js, remap, shift)
+		js, err = rewriteEngineState(js, remap, excluded)
 	}
 	var sess *compact.Session
 	if err == nil {
@@ -273,7 +307,7 @@ func (m *Memory) moveWindowLocked(n int, canShift bool) {
 		return
 	}
 	m.sess = sess
-	if shift > 0 {
-		m.rebuildWindowLocked(newStart)
+	if excluded > 0 {
+		m.rebuildWindowLocked(x, kept)
 	}
 }

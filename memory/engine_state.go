@@ -19,7 +19,7 @@ const engineStateVersion = 1
 // the rewrite would not map.
 var knownEngineKeys = map[string]bool{
 	"version": true, "id": true, "chain": true, "dropped": true, "masked": true,
-	"cut": true, "lastCompactionLen": true, "calibration": true, "stats": true,
+	"cut": true, "lastCompactionLen": true, "lastCompactionTokens": true, "calibration": true, "stats": true,
 }
 
 // errEngineForm reports a compact.Session JSON form this package cannot

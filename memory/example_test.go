@@ -113,7 +113,7 @@ func ExampleMemory_Compact() {
 	context := vars["history"].([]llms.ChatMessage)
 	fmt.Println(context[0].GetType(), strings.HasPrefix(context[0].GetContent(), compact.SummaryPreamble))
 	// Output:
-	// the summary condenses history positions [0 1 2 3 4 5] sha256 256 bits
+	// the summary condenses history positions [1 2 3 4 5] sha256 256 bits
 	// <nil>
 	// human true
 }

@@ -75,7 +75,8 @@ func TestConversationChain(t *testing.T) {
 	require.NoError(t, err)
 	prompt := promptText(req)
 	assert.Contains(t, prompt, compact.SummaryPreamble, "the history was compacted")
-	assert.NotContains(t, prompt, "Human: "+sent[0])
+	assert.Contains(t, prompt, "Human: "+sent[0], "the engine pins the first human message (the task)")
+	assert.NotContains(t, prompt, "Human: "+sent[1])
 	assert.Contains(t, prompt, "Human: "+sent[38], "the recent turns are verbatim")
 
 	// The originals are all still in the history, and no summary is.

@@ -48,7 +48,8 @@ type Memory struct {
 	winCount   map[string]int // base id -> occurrences in the window
 	win        []llms.MessageContent
 	lead       int // leading system messages of the history
-	start      int // the window's start (summarized-up-to position)
+	start      int   // the window's start (summarized-up-to position)
+	kept       []int // positions before start still in the window
 	epoch      uint64
 	epochKnown bool
 	histNil    bool // the history's last Messages() result was nil
@@ -336,7 +337,7 @@ func (m *Memory) Clear(ctx context.Context) error {
 		return err
 	}
 	m.mu.Lock()
-	m.entries, m.win = nil, nil
+	m.entries, m.win, m.kept = nil, nil, nil
 	m.lead, m.start = 0, 0
 	m.fullCount, m.winCount = map[string]int{}, map[string]int{}
 	m.epochKnown = false

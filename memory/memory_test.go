@@ -75,8 +75,15 @@ func TestOriginalsKeptAndAudited(t *testing.T) {
 			require.GreaterOrEqual(t, r.UpTo, recs[i-1].UpTo)
 		}
 	}
+	m.mu.Lock()
+	kept := map[int]bool{}
+	for _, p := range m.kept {
+		kept[p] = true
+	}
+	m.mu.Unlock()
+	require.True(t, kept[0], "the task (first human message) is pinned by the engine")
 	for p := 0; p < recs[len(recs)-1].UpTo; p++ {
-		require.True(t, covered[p], "position %d before the summarized-up-to position is covered", p)
+		require.True(t, covered[p] != kept[p], "position %d before the summarized-up-to position is either covered or kept", p)
 	}
 	sums, err := m.Summaries(ctx)
 	require.NoError(t, err)
@@ -192,21 +199,29 @@ func TestRestoreFromStore(t *testing.T) {
 	c := testCompactor(t, 3000)
 	store := NewMemoryStore()
 	h := NewChatHistory()
+	ref := New(c, WithReturnMessages(true)) // the same turns, never restarted
 	m1 := New(c, WithStore(store), WithChatHistory(h), WithReturnMessages(true))
 	talk(t, m1, 0, 25)
-	want := loadMessages(t, m1)
+	talk(t, ref, 0, 25)
 	recs1, err := m1.Records(ctx)
 	require.NoError(t, err)
 	require.NoError(t, m1.Close())
+	st, err := store.Load(ctx, DefaultSessionID)
+	require.NoError(t, err)
+	require.Positive(t, st.UpTo, "the window moved")
 
-	// A new Memory on the same store and history continues where m1 stopped.
+	// A new Memory on the same store and history continues exactly where m1
+	// stopped.
 	m2 := New(c, WithStore(store), WithChatHistory(h), WithReturnMessages(true))
-	got := loadMessages(t, m2)
-	require.Equal(t, want, got)
+	require.Equal(t, loadMessages(t, ref), loadMessages(t, m2))
 	recs2, err := m2.Records(ctx)
 	require.NoError(t, err)
 	require.Equal(t, recs1, recs2)
-	talk(t, m2, 25, 5)
+	for i := 25; i < 35; i++ {
+		talk(t, m2, i, 1)
+		talk(t, ref, i, 1)
+		require.Equal(t, loadMessages(t, ref), loadMessages(t, m2), "turn %d", i)
+	}
 	require.NoError(t, m2.Verify(ctx))
 
 	// A stored state that does not match the history is discarded, not trusted.

@@ -32,9 +32,8 @@ type Record struct {
 	// in position order (see [HashMessages]): recomputing it from the history
 	// proves the originals are intact.
 	SHA256 string `json:"sha256"`
-	// UpTo is the summarized-up-to position after this compaction: every
-	// history message before it (after the leading system messages) is
-	// covered by the chain.
+	// UpTo is the summarized-up-to position after this compaction (see
+	// [State].UpTo).
 	UpTo int `json:"upTo"`
 }
 
@@ -45,10 +44,16 @@ type State struct {
 	// Version is the compare-and-swap version: 0 when nothing is stored,
 	// incremented by every successful Save.
 	Version int64 `json:"version"`
-	// UpTo is the summarized-up-to position: history[lead:UpTo] (after the
-	// leading system messages) is covered by the chain, and the engine's
-	// state below refers to history[:lead] + history[UpTo:].
+	// UpTo is the summarized-up-to position: every message of
+	// history[lead:UpTo] (after the leading system messages) is covered by
+	// the chain, except those at the Kept positions, and the engine's state
+	// below refers to the window history[:lead] + history[Kept...] +
+	// history[UpTo:].
 	UpTo int `json:"upTo"`
+	// Kept lists, ascending, the positions before UpTo that the engine keeps
+	// in the context (the task, which it pins, and any message it never
+	// dropped).
+	Kept []int `json:"kept,omitempty"`
 	// HistoryLen is the number of history messages when the state was saved.
 	HistoryLen int `json:"historyLen"`
 	// Engine is the compact.Session JSON (summary in force, covered ids,
@@ -136,6 +141,7 @@ func (s *MemoryStore) Save(ctx context.Context, st State, chainFrom int) (int64,
 	}
 	next := st
 	next.Engine = append(json.RawMessage(nil), st.Engine...)
+	next.Kept = append([]int(nil), st.Kept...)
 	// The stored chain's array is referenced by no one else (Load returns
 	// copies), so appending in place keeps Save proportional to the new records.
 	next.Chain = append(cur.Chain[:chainFrom], cloneRecords(st.Chain[chainFrom:])...)
@@ -159,6 +165,7 @@ func (s *MemoryStore) Version(ctx context.Context, sessionID string) (int64, err
 
 func cloneState(st State) State {
 	st.Engine = append(json.RawMessage(nil), st.Engine...)
+	st.Kept = append([]int(nil), st.Kept...)
 	st.Chain = cloneRecords(st.Chain)
 	return st
 }

@@ -48,7 +48,7 @@ func (m *Memory) buildViewLocked(res *compact.Result, n int) cachedView {
 		}
 		return v
 	}
-	if res.Summary == nil && !res.Compacted && m.sess.Stats().Compactions == 0 && m.start == m.lead {
+	if res.Summary == nil && !res.Compacted && m.sess.Stats().Compactions == 0 && m.start == m.lead && len(m.kept) == 0 {
 		v.msgs = make([]llms.ChatMessage, n)
 		for i := range n {
 			v.msgs[i] = m.entries[i].msg
@@ -70,45 +70,47 @@ func (m *Memory) buildViewLocked(res *compact.Result, n int) cachedView {
 	return v
 }
 
-// keptLocked returns the positions of entries[:n] that the session's state
+// keptLocked returns the window positions below n that the session's state
 // keeps in the context, replaying the engine's rule: the leading system
 // messages always; a later message unless its id is covered, where a tool
 // round (an AI message calling tools and its results) is dropped whole when
-// any of its messages is covered, and the unit of the latest human message
-// is never dropped.
+// any of its messages is covered, and the units of the latest human message
+// and of the first one (the task) are never dropped.
 func (m *Memory) keptLocked(n int) []int {
 	covered := make(map[string]struct{})
 	for _, id := range m.sess.Covered() {
 		covered[id] = struct{}{}
 	}
-	kept := make([]int, 0, m.lead+n-m.start)
-	for i := 0; i < m.lead && i < n; i++ {
-		kept = append(kept, i)
-	}
-	last := -1
-	for i := n - 1; i >= m.start; i-- {
-		if m.entries[i].mc.Role == llms.ChatMessageTypeHuman {
-			last = i
-			break
+	win := make([]int, 0, m.windowLen(n))
+	m.windowLocked(n, func(i int) { win = append(win, i) })
+	lead := min(m.lead, n)
+	first, last := -1, -1
+	for j := lead; j < len(win); j++ {
+		if m.entries[win[j]].mc.Role == llms.ChatMessageTypeHuman {
+			if first < 0 {
+				first = j
+			}
+			last = j
 		}
 	}
-	for i := m.start; i < n; {
-		j := i + 1
-		if m.entries[i].mc.Role == llms.ChatMessageTypeAI && hasToolCall(m.entries[i].mc) {
-			for j < n && m.entries[j].mc.Role == llms.ChatMessageTypeTool {
-				j++
+	kept := make([]int, 0, len(win))
+	kept = append(kept, win[:lead]...)
+	for j := lead; j < len(win); {
+		k := j + 1
+		if e := m.entries[win[j]]; e.mc.Role == llms.ChatMessageTypeAI && hasToolCall(e.mc) {
+			for k < len(win) && m.entries[win[k]].mc.Role == llms.ChatMessageTypeTool {
+				k++
 			}
 		}
 		drop := false
-		for k := i; k < j && !drop; k++ {
-			_, drop = covered[m.entries[k].wid]
+		for x := j; x < k && !drop; x++ {
+			_, drop = covered[m.entries[win[x]].wid]
 		}
-		if !drop || (last >= i && last < j) {
-			for k := i; k < j; k++ {
-				kept = append(kept, k)
-			}
+		pinned := (last >= j && last < k) || (first >= j && first < k)
+		if !drop || pinned {
+			kept = append(kept, win[j:k]...)
 		}
-		i = j
+		j = k
 	}
 	return kept
 }

@@ -20,14 +20,34 @@ type entry struct {
 }
 
 // The window is what the engine is given: the leading system messages of
-// the history and every message from position start on,
+// the history, the messages before position start that the engine keeps
+// (the kept list: the task, which the engine pins, and any other message it
+// never dropped), and every message from position start on:
 //
-//	history[:lead] + history[start:]
+//	history[:lead] + history[kept...] + history[start:]
 //
-// Messages in between are all covered by the summary chain; leaving them
-// out keeps a turn's cost independent of the conversation's length. Window
-// ids are compact.MessageIDs of the window, which differ from the ids in
-// the whole history only in the "~n" suffix of repeated messages.
+// The other messages before start are all covered by the summary chain;
+// leaving them out keeps a turn's cost independent of the conversation's
+// length. Window ids are compact.MessageIDs of the window, which differ from
+// the ids in the whole history only in the "~n" suffix of repeated messages.
+
+// windowLocked calls fn with the window's positions below n, in order.
+func (m *Memory) windowLocked(n int, fn func(i int)) {
+	for i := 0; i < m.lead && i < n; i++ {
+		fn(i)
+	}
+	for _, i := range m.kept {
+		if i < n {
+			fn(i)
+		}
+	}
+	for i := max(m.start, m.lead); i < n; i++ {
+		fn(i)
+	}
+}
+
+// windowLen returns the number of window messages below n (n >= start).
+func (m *Memory) windowLen(n int) int { return m.lead + len(m.kept) + n - m.start }
 
 func idFor(base string, n int) string {
 	if n > 1 {
@@ -79,33 +99,29 @@ func (m *Memory) truncateLocked(d int) {
 		m.winCount[e.base]--
 	}
 	m.entries = m.entries[:d:d]
-	n := m.lead + d - m.start
+	n := m.windowLen(d)
 	m.win = m.win[:n:n]
 }
 
-// rebuildWindowLocked recomputes the window from position start (which
-// may be before or after the current one). It costs O(window).
-func (m *Memory) rebuildWindowLocked(start int) {
-	for i := min(m.start, start); i < max(m.start, start) && i < len(m.entries); i++ {
-		if i >= m.lead {
-			m.entries[i].wid = ""
-		}
+// rebuildWindowLocked recomputes the window for a new start and kept list
+// (ascending positions in [lead, start)). It costs O(window).
+func (m *Memory) rebuildWindowLocked(start int, kept []int) {
+	for _, i := range m.kept {
+		m.entries[i].wid = ""
 	}
-	m.start = start
-	m.winCount = make(map[string]int, m.lead+len(m.entries)-start)
-	m.win = make([]llms.MessageContent, 0, m.lead+len(m.entries)-start+16)
-	add := func(i int) {
+	for i := max(m.start, m.lead); i < start && i < len(m.entries); i++ {
+		m.entries[i].wid = ""
+	}
+	m.start, m.kept = start, kept
+	n := m.windowLen(len(m.entries))
+	m.winCount = make(map[string]int, n)
+	m.win = make([]llms.MessageContent, 0, n+16)
+	m.windowLocked(len(m.entries), func(i int) {
 		e := &m.entries[i]
 		m.winCount[e.base]++
 		e.wid = idFor(e.base, m.winCount[e.base])
 		m.win = append(m.win, e.mc)
-	}
-	for i := 0; i < m.lead && i < len(m.entries); i++ {
-		add(i)
-	}
-	for i := max(start, m.lead); i < len(m.entries); i++ {
-		add(i)
-	}
+	})
 }
 
 // resetLocked forgets all compaction state (the history is kept): a new
@@ -120,7 +136,7 @@ func (m *Memory) resetLocked() {
 	m.view = cachedView{}
 	m.dirty = true
 	m.gen++
-	m.rebuildWindowLocked(m.lead)
+	m.rebuildWindowLocked(m.lead, nil)
 }
 
 // replaceAllLocked sets the entries to msgs, keeping what is unchanged: the
@@ -138,7 +154,7 @@ func (m *Memory) replaceAllLocked(msgs []llms.ChatMessage) {
 	if d < m.seen || d < m.start {
 		m.log.Warn("memory: history changed under the summary chain; compaction state reset",
 			"session", m.o.sessionID, "position", d)
-		m.entries, m.win = nil, nil
+		m.entries, m.win, m.kept = nil, nil, nil
 		m.lead, m.start = 0, 0
 		m.fullCount = map[string]int{}
 		m.winCount = map[string]int{}

@@ -4,8 +4,9 @@
 // One database file holds, per session id:
 //
 //   - compact_sessions: the state's version (compare-and-swap), the
-//     summarized-up-to position, the history length it was computed on, and
-//     the engine's trigger state (compact.Session JSON);
+//     summarized-up-to position and the kept positions before it, the
+//     history length it was computed on, and the engine's trigger state
+//     (compact.Session JSON);
 //   - compact_summaries: the summary chain, one row per record, with its id,
 //     parent, depth, mode, summary text, the SHA-256 of the originals it
 //     condensed and the whole memory.Record as JSON;

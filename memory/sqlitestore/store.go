@@ -20,6 +20,7 @@ CREATE TABLE IF NOT EXISTS compact_sessions (
 	session_id  TEXT PRIMARY KEY,
 	version     INTEGER NOT NULL,
 	up_to       INTEGER NOT NULL,
+	kept        TEXT NOT NULL,
 	history_len INTEGER NOT NULL,
 	engine      BLOB,
 	updated_at  TEXT NOT NULL
@@ -148,10 +149,10 @@ func (s *Store) tx(ctx context.Context, point string, fn func(*sql.Tx) error) er
 func (s *Store) Load(ctx context.Context, sessionID string) (memory.State, error) {
 	st := memory.State{SessionID: sessionID}
 	err := s.tx(ctx, "", func(tx *sql.Tx) error {
-		var updated string
+		var updated, kept string
 		err := tx.QueryRowContext(ctx,
-			`SELECT version, up_to, history_len, engine, updated_at FROM compact_sessions WHERE session_id = ?`,
-			sessionID).Scan(&st.Version, &st.UpTo, &st.HistoryLen, &st.Engine, &updated)
+			`SELECT version, up_to, kept, history_len, engine, updated_at FROM compact_sessions WHERE session_id = ?`,
+			sessionID).Scan(&st.Version, &st.UpTo, &kept, &st.HistoryLen, &st.Engine, &updated)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		}
@@ -160,6 +161,9 @@ func (s *Store) Load(ctx context.Context, sessionID string) (memory.State, error
 		}
 		if st.UpdatedAt, err = time.Parse(time.RFC3339Nano, updated); err != nil {
 			return fmt.Errorf("updated_at: %w", err)
+		}
+		if err := json.Unmarshal([]byte(kept), &st.Kept); err != nil {
+			return fmt.Errorf("kept: %w", err)
 		}
 		rows, err := tx.QueryContext(ctx, `SELECT record FROM compact_summaries WHERE session_id = ? ORDER BY seq`, sessionID)
 		if err != nil {
@@ -225,12 +229,16 @@ func (s *Store) Save(ctx context.Context, st memory.State, chainFrom int) (int64
 				return err
 			}
 		}
+		kept, err := json.Marshal(st.Kept)
+		if err != nil {
+			return fmt.Errorf("encode kept positions: %w", err)
+		}
 		next = cur + 1
-		_, err = tx.ExecContext(ctx, `INSERT INTO compact_sessions (session_id, version, up_to, history_len, engine, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?)
-			ON CONFLICT(session_id) DO UPDATE SET version = excluded.version, up_to = excluded.up_to,
+		_, err = tx.ExecContext(ctx, `INSERT INTO compact_sessions (session_id, version, up_to, kept, history_len, engine, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT(session_id) DO UPDATE SET version = excluded.version, up_to = excluded.up_to, kept = excluded.kept,
 				history_len = excluded.history_len, engine = excluded.engine, updated_at = excluded.updated_at`,
-			st.SessionID, next, st.UpTo, st.HistoryLen, []byte(st.Engine), st.UpdatedAt.UTC().Format(time.RFC3339Nano))
+			st.SessionID, next, st.UpTo, string(kept), st.HistoryLen, []byte(st.Engine), st.UpdatedAt.UTC().Format(time.RFC3339Nano))
 		return err
 	})
 	if err != nil {
