@@ -47,7 +47,7 @@ type Memory struct {
 	fullCount  map[string]int // base id -> occurrences in the history
 	winCount   map[string]int // base id -> occurrences in the window
 	win        []llms.MessageContent
-	lead       int // leading system messages of the history
+	lead       int   // leading system messages of the history
 	start      int   // the window's start (summarized-up-to position)
 	kept       []int // positions before start still in the window
 	epoch      uint64
