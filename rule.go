@@ -2,6 +2,8 @@ package compact
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/agentcompact/compact/extractors"
 	"github.com/tmc/langchaingo/llms"
@@ -28,12 +30,7 @@ func RuleSummarizer(reg *extractors.Registry) Summarizer {
 		}
 		var prev extractors.Digest
 		if p := req.Previous; p != nil {
-			prev = extractors.Digest{
-				Entities:     p.Context.DomainEntities,
-				Instructions: p.Context.Decisions,
-				Questions:    p.Context.Unresolved,
-				Previous:     p.Summary,
-			}
+			prev = previousDigest(p)
 		}
 		d := r.Digest(req.Messages, prev)
 		count := req.Count
@@ -76,4 +73,52 @@ func participants(msgs []llms.MessageContent) []string {
 		}
 	}
 	return out
+}
+
+// previousDigest rebuilds the structured digest a new rule-based summary
+// folds in. A rule-based parent is carried as its lists (files, commands,
+// errors from its key points; instructions, questions and entities from its
+// context), not as text, so that summaries of summaries do not nest; an LLM
+// parent's narrative is carried as the previous summary.
+func previousDigest(p *SummaryRecord) extractors.Digest {
+	d := extractors.Digest{
+		Entities:     p.Context.DomainEntities,
+		Instructions: p.Context.Decisions,
+		Questions:    p.Context.Unresolved,
+	}
+	// The header counts what the whole chain covers: "Summary of N earlier
+	// messages (M tool calls)."
+	if _, err := fmt.Sscanf(p.Summary, "Summary of %d earlier messages (%d tool calls)", &d.Messages, &d.ToolCalls); err != nil && d.Messages == 0 {
+		d.Messages = len(p.OriginalMessageIDs)
+	}
+	if p.Mode != ModeRule && p.Mode != ModeFallback {
+		d.Previous = p.Summary
+		return d
+	}
+	for _, kp := range p.KeyPoints {
+		label, items, ok := strings.Cut(kp, ": ")
+		if !ok {
+			continue
+		}
+		split := func(sep string) []string {
+			var out []string
+			for _, it := range strings.Split(items, sep) {
+				if it = strings.TrimSpace(it); it != "" && !(strings.HasPrefix(it, "+") && strings.HasSuffix(it, " more")) {
+					out = append(out, it)
+				}
+			}
+			return out
+		}
+		switch label {
+		case "Files read":
+			d.FilesRead = split(", ")
+		case "Files modified":
+			d.FilesModified = split(", ")
+		case "Commands":
+			d.Commands = split("; ")
+		case "Errors":
+			d.Errors = split("; ")
+		}
+	}
+	return d
 }

@@ -239,13 +239,30 @@ func (n *digestBuilder) finish(prev Digest) Digest {
 	}
 	d.FilesRead = samePathOnce(merge(d.FilesRead, prev.FilesRead, maxDigestFiles))
 	d.FilesModified = samePathOnce(merge(d.FilesModified, prev.FilesModified, maxDigestFiles))
-	d.Commands = merge(d.Commands, prev.Commands, maxDigestCommands)
+	d.Commands = failedFirst(merge(d.Commands, prev.Commands, maxDigestCommands))
 	d.Errors = merge(d.Errors, prev.Errors, maxDigestErrors)
 	d.Instructions = merge(d.Instructions, prev.Instructions, maxDigestInstructions)
 	d.Questions = merge(d.Questions, prev.Questions, maxDigestQuestions)
 	d.Entities = samePathOnce(foldCase(merge(d.Entities, prev.Entities, maxDigestEntities)))
 	d.Previous = Redact(strings.ToValidUTF8(strings.TrimSpace(shorten(prev.Previous, maxDigestPrevious)), "\uFFFD"))
 	return d
+}
+
+// failedFirst moves the commands that failed (a non-zero exit, an error, no
+// result) before the others, each group keeping its order (most recent
+// first): when Render runs short of room, successes go first. It returns a
+// new slice.
+func failedFirst(cmds []string) []string {
+	out := make([]string, 0, len(cmds))
+	for pass := 0; pass < 2; pass++ {
+		for _, c := range cmds {
+			failed := strings.HasSuffix(c, ")") && (strings.Contains(c, " (exit ") || strings.HasSuffix(c, " (error)") || strings.HasSuffix(c, " (no result)"))
+			if failed == (pass == 0) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }
 
 // dedupe cleans (one line, redacted, capped), drops empties and repeats
