@@ -16,18 +16,19 @@ import (
 // tokens, so that redaction patterns anchored on word boundaries must hold.
 var secretSeparators = []string{" ", "\n", ": ", `"`, "(", ", ", "\t", "\r\n", "> "}
 
-// FuzzExtractors runs every built-in extractor family (extractors.Builtin),
-// the fallback and the default Registry (by the fuzzed tool name) on fuzzed
-// tool outputs and arguments, and the Registry's Digest over the call and
-// its result. One secret of the corpus is planted in the output at a fuzzed
-// position between realistic separators. Oracles: no panic; every summary
-// passes extractortest.Check (Format one line of valid UTF-8 within
-// FormatMaxBytes, a known status) and is deterministic; the planted secret
-// appears in no key fact, metadata value, Format line, digest list or
-// rendered digest; the digest renders within its token cap as valid UTF-8.
-// The extractors package has no per-built-in fuzz target, so this is it.
-// Seeds: every tool call and output of the trajectories in ../testdata.
-func FuzzExtractors(f *testing.F) {
+// FuzzExtractorSecrets is the security counterpart of the extractors
+// package's FuzzExtract and FuzzDigest: it plants one secret of the corpus
+// (secretCorpus) at a fuzzed position of a fuzzed tool output, between
+// realistic separators, and runs every built-in family
+// (extractors.Builtin), the fallback and the default Registry (by the
+// fuzzed tool name) on it, then the Registry's Digest over the call, its
+// result and a user message carrying the secret. Oracles: the secret, or a
+// 16-byte core of it (a secret cut in half still leaks), appears in no key
+// fact, metadata value, Format line, digest list or rendered digest; no
+// panic; summaries pass extractortest.Check and are deterministic; the
+// digest renders within its cap as valid UTF-8. Seeds: every tool call and
+// output of the trajectories in ../testdata, and the leaks it found.
+func FuzzExtractorSecrets(f *testing.F) {
 	names, convs := loadTrajectories(f)
 	samples := toolSamples(convs, names)
 	for i, s := range samples {
@@ -41,6 +42,13 @@ func FuzzExtractors(f *testing.F) {
 	f.Add("read_file", `{"path": "~/.aws/credentials"}`, "[default]\nregion = us-east-1\n", uint8(1), uint16(10))
 	f.Add("http_get", `{"url": "https://api.example.com"}`, "HTTP/1.1 401 Unauthorized\nwww-authenticate: Bearer\n", uint8(16), uint16(30))
 	f.Add("sql", "{}", "id | name\n---+-----\n1 | a\n(1 row)\n", uint8(12), uint16(0))
+	// Leaks found by this target, fixed since (kept as regressions): a
+	// secret in a line preview cut before redaction; .env keys and the AWS
+	// credentials file in listings and mid-line.
+	f.Add("sh", `{"command":"0"}`, "000000000000000", uint8(')'), uint16(222))
+	f.Add("bash", `{"command": "ls -F"}`, "a.py\nb/\n", uint8(1), uint16(3))
+	f.Add("bash", `{"command": "ls -F django/db/backends/"}`, "__init__.py\nbase/\ndummy/\n", uint8(2), uint16(1))
+	f.Add("bash", `{"command": "find tests -name \"*postgres*\""}`, "tests/a\ntests/b\n", uint8(18), uint16(0))
 	corpus := secretCorpus()
 	families := extractors.BuiltinFamilies()
 	f.Fuzz(func(t *testing.T, tool, args, output string, secret uint8, pos uint16) {

@@ -2,6 +2,8 @@ package reliability
 
 import (
 	"bytes"
+	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,15 +11,20 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/extractors"
+	"github.com/agentcompact/compact/memory"
+	"github.com/agentcompact/compact/memory/sqlitestore"
+	"github.com/agentcompact/compact/middleware"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/openai"
+	"github.com/tmc/langchaingo/schema"
 )
 
 // secretRound is one tool round of the secret conversation: the command an
@@ -368,6 +375,99 @@ func TestSecretLeaks(t *testing.T) {
 				leaks.scan("llm-recorded: GenerateContent messages", fmt.Sprintf("call %d %s", i, m.Role), textOf(m))
 			}
 		}
+	})
+
+	// Surfaces: what middleware.Wrap sends to the wrapped model, its logs
+	// and its observer's CallInfo (with the compaction events).
+	t.Run("middleware", func(t *testing.T) {
+		var logs syncBuffer
+		logger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		sum := &recordingModel{fn: echoSummary}
+		c, err := compact.New(compact.WithContextWindow(6_000), compact.WithSummarizer(sum),
+			compact.WithLLMSummarizerOptions(compact.WithSummarizerLogger(logger)))
+		require.NoError(t, err)
+		var infos []middleware.CallInfo
+		var mu sync.Mutex
+		agent := &recordingModel{fn: func([]llms.MessageContent) string { return "ok" }}
+		m := middleware.Wrap(agent, c, middleware.WithLogger(logger), middleware.WithObserver(func(i middleware.CallInfo) {
+			mu.Lock()
+			infos = append(infos, i)
+			mu.Unlock()
+		}))
+		ctx := middleware.WithSession(context.Background(), "secrets-middleware")
+		for k := 2; k <= len(conv); k++ {
+			_, err := m.GenerateContent(ctx, conv[:k])
+			require.NoError(t, err)
+		}
+		sent := agent.recorded()
+		require.Len(t, sent, len(conv)-1)
+		for k, msgs := range sent {
+			scanDerived(leaks, "middleware: context sent to the model", conv[:k+2], msgs)
+		}
+		for i, info := range infos {
+			b, _ := json.Marshal(info)
+			leaks.scan("middleware: CallInfo (observer)", fmt.Sprintf("call %d", i), string(b)+fmt.Sprint(info.Err))
+		}
+		require.NotEmpty(t, logs.String())
+		leaks.scan("middleware: logs (slog)", "JSON log", logs.String())
+		for i, msgs := range sum.recorded() {
+			for _, msg := range msgs {
+				leaks.scan("middleware: summarizer request", fmt.Sprintf("call %d", i), textOf(msg))
+			}
+		}
+	})
+
+	// Surfaces: memory.Memory on the SQLite store: the loaded context, the
+	// stored state and summaries (the database file), its logs.
+	t.Run("memory", func(t *testing.T) {
+		var logs syncBuffer
+		logger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		c, err := compact.New(compact.WithContextWindow(5_000), compact.WithSummarizer(&recordingModel{fn: echoSummary}),
+			compact.WithLLMSummarizerOptions(compact.WithSummarizerLogger(logger)))
+		require.NoError(t, err)
+		path := filepath.Join(t.TempDir(), "secrets.db")
+		st, err := sqlitestore.Open(path)
+		require.NoError(t, err)
+		defer st.Close()
+		m := memory.New(c, memory.WithStore(st), memory.WithSessionID("secrets"), memory.WithReturnMessages(true), memory.WithLogger(logger))
+		ctx := context.Background()
+		var turns []memTurn
+		users, rounds := secretUserMessages(), secretRounds()
+		for i := 0; i < 3*len(rounds); i++ {
+			r := rounds[i%len(rounds)]
+			turns = append(turns, memTurn{input: users[i%len(users)], output: "Done.", steps: []schema.AgentStep{{
+				Action:      schema.AgentAction{Tool: r.tool, ToolInput: r.args, Log: "calling " + r.tool, ToolID: fmt.Sprintf("call_s%d", i)},
+				Observation: r.output,
+			}}})
+		}
+		for i, tr := range turns {
+			require.NoError(t, tr.save(ctx, m))
+			v, err := m.LoadMemoryVariables(ctx, nil)
+			require.NoError(t, err)
+			hist, err := m.ChatHistory().Messages(ctx)
+			require.NoError(t, err)
+			loaded, _ := v["history"].([]llms.ChatMessage)
+			scanDerived(leaks, "memory: loaded context", memory.Contents(hist), memory.Contents(loaded))
+			require.NoError(t, checkMemory(ctx, c, m, turns[:i+1], loaded))
+		}
+		recs, err := m.Records(ctx)
+		require.NoError(t, err)
+		require.NotEmpty(t, recs, "no compaction: the test did not exercise the summary chain")
+		db, err := sql.Open("sqlite", path)
+		require.NoError(t, err)
+		defer db.Close()
+		for _, q := range []string{"SELECT engine FROM compact_sessions", "SELECT summary || record FROM compact_summaries"} {
+			rows, err := db.Query(q)
+			require.NoError(t, err)
+			for rows.Next() {
+				var b []byte
+				require.NoError(t, rows.Scan(&b))
+				leaks.scan("memory: SQLite state and summaries", q, string(b))
+			}
+			require.NoError(t, rows.Err())
+			rows.Close()
+		}
+		leaks.scan("memory: logs (slog)", "JSON log", logs.String())
 	})
 
 	leaks.report(t)
