@@ -12,7 +12,7 @@ import (
 )
 
 // secretSeparators are the characters a secret is planted after (and
-// before) in FuzzExtractors: the delimiters real outputs put around
+// before) in FuzzExtractorSecrets: the delimiters real outputs put around
 // tokens, so that redaction patterns anchored on word boundaries must hold.
 var secretSeparators = []string{" ", "\n", ": ", `"`, "(", ", ", "\t", "\r\n", "> "}
 
