@@ -85,13 +85,18 @@ func (a callArgs) int(keys ...string) (int, bool) {
 	return 0, false
 }
 
+// argKey is the argument name langchaingo's OpenAI functions agent gives a
+// tool's single string input ({"__arg1": "..."}); it is the last resort of
+// every key list.
+const argKey = "__arg1"
+
 // Argument names used by common tools.
 var (
-	pathKeys    = []string{"path", "file_path", "filepath", "filename", "file", "file_name", "target_file", "open_file", "relative_path", "abs_path", "absolute_path", "target", "dest", "destination"}
-	commandKeys = []string{"command", "cmd", "script", "shell_command", "commandLine", "command_line", "input", "code"}
-	patternKeys = []string{"pattern", "search_term", "query", "regex", "search", "term", "q", "glob", "name"}
-	dirKeys     = []string{"dir", "directory", "path", "root", "cwd", "folder"}
-	urlKeys     = []string{"url", "uri", "href", "link", "input"}
-	sqlKeys     = []string{"query", "sql", "statement", "input"}
+	pathKeys    = []string{"path", "file_path", "filepath", "filename", "file", "file_name", "target_file", "open_file", "relative_path", "abs_path", "absolute_path", "target", "dest", "destination", argKey}
+	commandKeys = []string{"command", "cmd", "script", "shell_command", "commandLine", "command_line", "input", "code", argKey}
+	patternKeys = []string{"pattern", "search_term", "query", "regex", "search", "term", "q", "glob", "name", argKey}
+	dirKeys     = []string{"dir", "directory", "path", "root", "cwd", "folder", argKey}
+	urlKeys     = []string{"url", "uri", "href", "link", "input", argKey}
+	sqlKeys     = []string{"query", "sql", "statement", "input", argKey}
 	contentKeys = []string{"content", "contents", "file_text", "text", "new_str", "data", "body", "replace", "code"}
 )

@@ -21,3 +21,12 @@ func TestParseArgs(t *testing.T) {
 	assert.Equal(t, "{broken", parseArgs(`{broken`).raw)
 	assert.Nil(t, parseArgs(`{broken`).m)
 }
+
+func TestFunctionsAgentArg(t *testing.T) {
+	// langchaingo's OpenAI functions agent passes a tool's input as {"__arg1": "..."}.
+	reg := Default()
+	s := reg.Extract(Call{Name: "read_file", Arguments: `{"__arg1":"memory/store.go"}`}, "package memory\n\nfunc Open() {}\n")
+	assert.Contains(t, Format(s), "memory/store.go")
+	s = reg.Extract(Call{Name: "bash", Arguments: `{"__arg1":"go vet ./..."}`}, "ok\n")
+	assert.Contains(t, Format(s), "go vet")
+}
