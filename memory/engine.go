@@ -214,12 +214,14 @@ func (m *Memory) recordCompactionLocked(res *compact.Result, n int) {
 	}
 }
 
-// moveWindowLocked moves the window's start over whole units (a message,
-// or an AI message calling tools with its results) below n - minWindow: a
-// unit the engine dropped leaves the window, a unit it keeps moves to the
-// kept list; a unit partly dropped stops the move, and so does a move that
-// would put a system message first after the leading ones (the engine would
-// take it for a leading one). Then it rewrites the engine state for the new
+// moveWindowLocked moves the window past what the engine dropped: kept
+// units (a message, or an AI message calling tools with its results) before
+// start that the engine has dropped since leave the window, and start
+// advances over whole units below n - minWindow, a unit the engine dropped
+// leaving the window, a unit it keeps moving to the kept list. A unit
+// partly dropped stops the advance, and a move that would put a system
+// message first after the leading ones is not made (the engine would take
+// it for a leading one). Then it rewrites the engine state for the new
 // window and trims the state's chain to the record in force. canShift is
 // false when the engine repaired its input: its ids may then differ from
 // the window's.
@@ -230,46 +232,73 @@ func (m *Memory) moveWindowLocked(n int, canShift bool) {
 		for _, i := range m.keptLocked(n) {
 			keep[i] = true
 		}
-		kept = append([]int(nil), m.kept...)
-		limit := n - m.o.minWindow
-		for x < limit {
-			y := x + 1
-			if e := m.entries[x]; e.mc.Role == llms.ChatMessageTypeAI && hasToolCall(e.mc) {
-				for y < n && m.entries[y].mc.Role == llms.ChatMessageTypeTool {
-					y++
-				}
-			}
-			if y > limit {
-				break
-			}
-			all, none := true, true
-			for k := x; k < y; k++ {
+		// unit returns the end of the unit starting at position i, among
+		// the positions next(i) yields.
+		isCall := func(i int) bool {
+			e := m.entries[i]
+			return e.mc.Role == llms.ChatMessageTypeAI && hasToolCall(e.mc)
+		}
+		isTool := func(i int) bool { return m.entries[i].mc.Role == llms.ChatMessageTypeTool }
+		classify := func(unit []int) (all, none bool) {
+			all, none = true, true
+			for _, k := range unit {
 				if keep[k] {
 					none = false
 				} else {
 					all = false
 				}
 			}
+			return all, none
+		}
+		kept = make([]int, 0, len(m.kept))
+		for j := 0; j < len(m.kept); {
+			k := j + 1
+			if isCall(m.kept[j]) {
+				for k < len(m.kept) && m.kept[k] == m.kept[k-1]+1 && isTool(m.kept[k]) {
+					k++
+				}
+			}
+			if _, none := classify(m.kept[j:k]); none {
+				excluded += k - j
+			} else {
+				kept = append(kept, m.kept[j:k]...)
+			}
+			j = k
+		}
+		limit := n - m.o.minWindow
+		unit := make([]int, 0, 8)
+		for x < limit {
+			unit = append(unit[:0], x)
+			y := x + 1
+			if isCall(x) {
+				for y < n && isTool(y) {
+					unit = append(unit, y)
+					y++
+				}
+			}
+			if y > limit {
+				break
+			}
+			all, none := classify(unit)
 			if all == none {
 				break // partly dropped
 			}
 			if all {
-				if len(kept) == 0 && m.entries[x].mc.Role == llms.ChatMessageTypeSystem {
-					break
-				}
-				for k := x; k < y; k++ {
-					kept = append(kept, k)
-				}
+				kept = append(kept, unit...)
 			} else {
-				if len(kept) == 0 && y < len(m.entries) && m.entries[y].mc.Role == llms.ChatMessageTypeSystem {
-					break
-				}
 				excluded += y - x
 			}
 			x = y
 		}
-		if excluded == 0 {
-			x, kept = m.start, m.kept
+		head := func(start int, kept []int) int {
+			if len(kept) > 0 {
+				return kept[0]
+			}
+			return start
+		}
+		if h := head(x, kept); excluded == 0 || (h < len(m.entries) && h != head(m.start, m.kept) &&
+			m.entries[h].mc.Role == llms.ChatMessageTypeSystem) {
+			x, kept, excluded = m.start, m.kept, 0
 		}
 	}
 	var remap map[string]string

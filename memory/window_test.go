@@ -106,7 +106,11 @@ func TestWindowMatchesWholeHistory(t *testing.T) {
 				require.Equal(t, want, got, "after %d messages", len(all))
 				m.mu.Lock()
 				moved = moved || m.start > m.lead
+				win := len(m.win)
 				m.mu.Unlock()
+				// The window holds what the context holds, plus the recent
+				// messages it always keeps: it does not grow with the history.
+				require.LessOrEqual(t, win, len(got)+2*16+tc.step, "after %d messages", len(all))
 			}
 			require.True(t, moved || !tc.moves, "the window never moved")
 			require.NoError(t, m.Verify(ctx))
