@@ -421,7 +421,7 @@ func badInputCatalogue() []badCase {
 					return reply("Sure! Here is your summary."), nil
 				},
 				"2MB": func([]llms.MessageContent) (*llms.ContentResponse, error) {
-					return reply(strings.Repeat("x", 2<<20)), nil
+					return reply(strings.Repeat("garbage ", 2<<20/8)), nil
 				},
 				"panic": func([]llms.MessageContent) (*llms.ContentResponse, error) { panic("boom") },
 				"nil":   func([]llms.MessageContent) (*llms.ContentResponse, error) { return nil, nil },
