@@ -191,6 +191,12 @@ func TestSoakMemory(t *testing.T) {
 		work := make(chan int)
 		var wg sync.WaitGroup
 		var failed atomic.Bool
+		var done atomic.Int64
+		progress := func() {
+			if d := done.Add(1); sessions >= 100 && d%int64(sessions/10) == 0 {
+				t.Logf("progress: %d of %d sessions done after %s", d, sessions, time.Since(start).Round(time.Second))
+			}
+		}
 		for w := 0; w < 2*runtime.GOMAXPROCS(0); w++ {
 			wg.Add(1)
 			go func() {
@@ -203,6 +209,7 @@ func TestSoakMemory(t *testing.T) {
 						failed.Store(true)
 						t.Errorf("session %d: %v", id, err)
 					}
+					progress()
 				}
 			}()
 		}
