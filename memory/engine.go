@@ -15,6 +15,15 @@ import (
 // conflicts with other writers of the same session.
 const maxSaveAttempts = 8
 
+// The engine state is rewritten for a new window (a JSON round trip, and
+// the engine then hashes the window again) only once the window can lose at
+// least moveBatch messages or the state's chain holds chainTrim records:
+// until then the covered messages simply stay in the window.
+const (
+	moveBatch = 16
+	chainTrim = 8
+)
+
 // syncState brings the Memory up to date: the stored state when the store
 // holds a version it has not adopted (or at first use), then the history.
 // The state is read before the history, so that the history read holds at
@@ -66,6 +75,7 @@ func (m *Memory) adoptLocked(st State) {
 		return
 	}
 	m.sess = sess
+	m.engineChain = min(len(st.Chain), chainTrim)
 	m.chain = st.Chain
 	m.stored = len(st.Chain)
 	m.verified = len(st.Chain)
@@ -206,6 +216,7 @@ func (m *Memory) recordCompactionLocked(res *compact.Result, n int) {
 		}
 		rec.SHA256 = sum
 		m.chain = append(m.chain, rec)
+		m.engineChain++
 		newRec = true
 	}
 	m.moveWindowLocked(n, len(res.Repairs) == 0)
@@ -296,10 +307,13 @@ func (m *Memory) moveWindowLocked(n int, canShift bool) {
 			}
 			return start
 		}
-		if h := head(x, kept); excluded == 0 || (h < len(m.entries) && h != head(m.start, m.kept) &&
+		if h := head(x, kept); excluded < moveBatch || (h < len(m.entries) && h != head(m.start, m.kept) &&
 			m.entries[h].mc.Role == llms.ChatMessageTypeSystem) {
 			x, kept, excluded = m.start, m.kept, 0
 		}
+	}
+	if excluded == 0 && m.engineChain < chainTrim {
+		return // nothing worth rewriting the engine state for yet
 	}
 	var remap map[string]string
 	if excluded > 0 {
@@ -336,6 +350,7 @@ func (m *Memory) moveWindowLocked(n int, canShift bool) {
 		return
 	}
 	m.sess = sess
+	m.engineChain = min(m.engineChain, 1)
 	if excluded > 0 {
 		m.rebuildWindowLocked(x, kept)
 	}

@@ -42,35 +42,36 @@ type Memory struct {
 	engineMu sync.Mutex // one engine call (and its save) at a time
 	histMu   sync.Mutex // calls into the history, one at a time
 
-	mu         sync.Mutex
-	entries    []entry
-	fullCount  map[string]int // base id -> occurrences in the history
-	winCount   map[string]int // base id -> occurrences in the window
-	win        []llms.MessageContent
-	lead       int   // leading system messages of the history
-	start      int   // the window's start (summarized-up-to position)
-	kept       []int // positions before start still in the window
-	epoch      uint64
-	epochKnown bool
-	histNil    bool // the history's last Messages() result was nil
-	sess       *compact.Session
-	chain      []Record
-	version    int64
-	stored     int  // chain records known to be in the store
-	verified   int  // chain records checked against the history
-	dirty      bool // state changed since the last successful save
-	loaded     bool
-	seen       int    // history length of the last engine call
-	gen        uint64 // incremented whenever the state is replaced
-	view       cachedView
-	lossy      bool // the history drops tool calls or tool messages
-	formWarned bool
-	closed     bool
-	async      bool
-	running    bool
-	pending    bool
-	idle       chan struct{}
-	bgErr      error
+	mu          sync.Mutex
+	entries     []entry
+	fullCount   map[string]int // base id -> occurrences in the history
+	winCount    map[string]int // base id -> occurrences in the window
+	win         []llms.MessageContent
+	lead        int   // leading system messages of the history
+	start       int   // the window's start (summarized-up-to position)
+	kept        []int // positions before start still in the window
+	epoch       uint64
+	epochKnown  bool
+	histNil     bool // the history's last Messages() result was nil
+	sess        *compact.Session
+	chain       []Record
+	version     int64
+	stored      int  // chain records known to be in the store
+	verified    int  // chain records checked against the history
+	dirty       bool // state changed since the last successful save
+	loaded      bool
+	seen        int    // history length of the last engine call
+	gen         uint64 // incremented whenever the state is replaced
+	view        cachedView
+	lossy       bool // the history drops tool calls or tool messages
+	formWarned  bool
+	engineChain int // records in the engine state's chain
+	closed      bool
+	async       bool
+	running     bool
+	pending     bool
+	idle        chan struct{}
+	bgErr       error
 }
 
 var _ schema.Memory = (*Memory)(nil)

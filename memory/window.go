@@ -22,11 +22,12 @@ type entry struct {
 // The window is what the engine is given: the leading system messages of
 // the history, the messages before position start that the engine keeps
 // (the kept list: the task, which the engine pins, and any other message it
-// never dropped), and every message from position start on:
+// has not dropped yet), and every message from position start on:
 //
 //	history[:lead] + history[kept...] + history[start:]
 //
-// The other messages before start are all covered by the summary chain;
+// The other messages before start are all covered by the summary chain
+// (moveWindowLocked moves start and prunes the kept list);
 // leaving them out keeps a turn's cost independent of the conversation's
 // length. Window ids are compact.MessageIDs of the window, which differ from
 // the ids in the whole history only in the "~n" suffix of repeated messages.
@@ -129,6 +130,7 @@ func (m *Memory) rebuildWindowLocked(start int, kept []int) {
 // store's version is kept, so that the next save replaces what is stored.
 func (m *Memory) resetLocked() {
 	m.sess = compact.NewSession(m.o.sessionID)
+	m.engineChain = 0
 	m.chain = nil
 	m.stored = 0
 	m.verified = 0
