@@ -42,6 +42,7 @@ type Registry struct {
 	tools      map[string]toolConfig
 	maxFacts   int
 	fallback   Extractor
+	results    *resultCache
 }
 
 // RegistryOption configures a [Registry] at construction.
@@ -128,6 +129,7 @@ func NewRegistry(opts ...RegistryOption) *Registry {
 		tools:      make(map[string]toolConfig),
 		maxFacts:   DefaultMaxFacts,
 		fallback:   Fallback(),
+		results:    newResultCache(),
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -149,9 +151,13 @@ func (r *Registry) Register(name string, e Extractor) {
 	k := normName(name)
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.results.reset()
 	if e == nil {
 		delete(r.extractors, k)
 		return
+	}
+	if r.extractors == nil { // a zero Registry
+		r.extractors = make(map[string]Extractor)
 	}
 	r.extractors[k] = e
 }
@@ -164,9 +170,13 @@ func (r *Registry) Alias(alias, name string) {
 	a, n := normName(alias), normName(name)
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.results.reset()
 	if a == n {
 		delete(r.aliases, a)
 		return
+	}
+	if r.aliases == nil { // a zero Registry
+		r.aliases = make(map[string]string)
 	}
 	r.aliases[a] = n
 }
@@ -236,9 +246,24 @@ func (r *Registry) Keep(name string) bool {
 // exclusion), cleans every fact to one line of valid UTF-8 of at most
 // [MaxFactBytes] bytes, and redacts secrets ([Redact]) in facts and metadata.
 // It never panics: an extractor that panics is replaced by the fallback for
-// that call. The returned summary is new and owned by the caller. Safe for
-// concurrent use.
+// that call. The returned summary is new and owned by the caller. Results
+// of recent calls are cached (extractors must be deterministic; Register and
+// Alias clear the cache), so extracting the same output again is cheap. Safe
+// for concurrent use.
 func (r *Registry) Extract(call Call, output string) ToolSummary {
+	if r.results == nil {
+		return r.extract(call, output)
+	}
+	k := r.results.key(call, output)
+	if s, ok := r.results.get(k); ok {
+		return s
+	}
+	s := r.extract(call, output)
+	r.results.put(k, s)
+	return s
+}
+
+func (r *Registry) extract(call Call, output string) ToolSummary {
 	cfg := r.config(call.Name)
 	var s ToolSummary
 	if cfg.exclude && !cfg.verbatim {
