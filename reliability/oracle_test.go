@@ -41,7 +41,9 @@ func cloneMessage(m llms.MessageContent) llms.MessageContent {
 				}
 				c.Parts[k] = p
 			case llms.BinaryContent:
-				p.Data = append([]byte(nil), p.Data...)
+				if p.Data != nil {
+					p.Data = append([]byte{}, p.Data...)
+				}
 				c.Parts[k] = p
 			default:
 				c.Parts[k] = p
