@@ -172,11 +172,10 @@ func badInputCatalogue() []badCase {
 		{"nil context", "Compact, Wrap.GenerateContent", "safe: treated as context.Background()", func(t *testing.T) {
 			c := newC(t)
 			//lint:ignore SA1012 a nil context is the bad input under test
-			res, err := c.Compact(nil, compact.NewSession("nil-ctx"), one(bSys, bTask)) //nolint:staticcheck
+			res, err := c.Compact(nil, compact.NewSession("nil-ctx"), one(bSys, bTask))
 			require.NoError(t, err)
 			require.NoError(t, checkOutput(c, one(bSys, bTask), res))
-			//lint:ignore SA1012 a nil context is the bad input under test
-			sent, err := wrapSend(t, c, nil, one(bSys, bTask)) //nolint:staticcheck
+			sent, err := wrapSend(t, c, nil, one(bSys, bTask))
 			require.NoError(t, err)
 			assert.Len(t, sent, 2)
 		}},
@@ -184,11 +183,11 @@ func badInputCatalogue() []badCase {
 			m := memory.New(newC(t))
 			noPanic(t, "SaveContext(nil ctx)", func() {
 				//lint:ignore SA1012 a nil context is the bad input under test
-				_ = m.SaveContext(nil, map[string]any{"input": "hi"}, map[string]any{"output": "hello"}) //nolint:staticcheck
+				_ = m.SaveContext(nil, map[string]any{"input": "hi"}, map[string]any{"output": "hello"})
 			})
 			noPanic(t, "LoadMemoryVariables(nil ctx)", func() {
 				//lint:ignore SA1012 a nil context is the bad input under test
-				_, _ = m.LoadMemoryVariables(nil, nil) //nolint:staticcheck
+				_, _ = m.LoadMemoryVariables(nil, nil)
 			})
 		}},
 		{"nil session", "Compact", "error compact.ErrNilSession", func(t *testing.T) {

@@ -133,17 +133,6 @@ func core(v string) string {
 	return v[mid-8 : mid+8]
 }
 
-// total returns the number of leaks found.
-func (l *leakCounter) total() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	n := 0
-	for _, ls := range l.leaks {
-		n += len(ls)
-	}
-	return n
-}
-
 // report fails t with one line per leaking (surface, secret kind) pair and
 // logs the table of surfaces checked.
 func (l *leakCounter) report(t *testing.T) {

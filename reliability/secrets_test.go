@@ -5,7 +5,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -471,17 +470,4 @@ func TestSecretLeaks(t *testing.T) {
 	})
 
 	leaks.report(t)
-}
-
-// errLeak is returned by helpers that find a secret.
-var errLeak = errors.New("secret leaked")
-
-// ensureNoSecret returns errLeak naming the first seeded secret in text.
-func ensureNoSecret(text string) error {
-	for _, v := range secretValues() {
-		if strings.Contains(text, v) || strings.Contains(text, core(v)) {
-			return fmt.Errorf("%w: %s", errLeak, secretKinds(v))
-		}
-	}
-	return nil
 }
