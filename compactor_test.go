@@ -316,3 +316,19 @@ func TestTaskIsPinned(t *testing.T) {
 	}
 	assert.True(t, found, "the task (first user message) is kept verbatim")
 }
+
+func TestCompactNowManualSummarizesOutsideTail(t *testing.T) {
+	c, err := New(WithContextWindow(128_000), WithPreserveRecent(4))
+	require.NoError(t, err)
+	msgs := append(conversation(8, 50), llms.TextParts(llms.ChatMessageTypeHuman, "/summarize"))
+	s := NewSession("manual")
+	res, err := c.CompactNow(context.Background(), s, msgs, ReasonManual)
+	require.NoError(t, err)
+	require.True(t, res.Compacted)
+	require.NotNil(t, s.Latest(), "a short conversation is summarized on demand")
+	assert.Equal(t, ReasonManual, res.Event.Reason)
+	require.NoError(t, checkOutput(c, msgs, res))
+	// system, summary, task, the 4-message tail (two rounds: 4 messages) and "/summarize".
+	assert.Less(t, len(res.Messages), len(msgs))
+	assert.Equal(t, "/summarize", textOf(res.Messages[len(res.Messages)-1]))
+}

@@ -60,10 +60,12 @@ func (c *Compactor) Compact(ctx context.Context, s *Session, msgs []llms.Message
 }
 
 // CompactNow compacts msgs at once, ignoring the trigger ratio, cooldown and
-// minMessages, towards the reset ratio. reason is recorded in the event
-// ([ReasonManual] or [ReasonOverflow]; empty means manual). With
-// ReasonOverflow the target is half of the reset ratio, since the provider
-// counted more tokens than the engine did.
+// minMessages. reason is recorded in the event ([ReasonManual] or
+// [ReasonOverflow]; empty means manual). With ReasonManual (the
+// "/summarize" command) every unpinned message outside the preserved tail
+// is summarized, whatever the size of the context; with ReasonOverflow the
+// target is half of the reset ratio, since the provider counted more tokens
+// than the engine did; any other reason aims for the reset ratio.
 func (c *Compactor) CompactNow(ctx context.Context, s *Session, msgs []llms.MessageContent, reason string) (*Result, error) {
 	if reason == "" {
 		reason = ReasonManual
@@ -146,8 +148,14 @@ func (c *Compactor) runLocked(ctx context.Context, s *Session, in []llms.Message
 	}
 
 	target := int(c.o.reset * float64(bud))
-	if reason == ReasonOverflow {
+	switch reason {
+	case ReasonOverflow:
 		target = int(c.o.reset / 2 * float64(bud))
+	case ReasonManual:
+		// "/summarize": everything outside the preserved tail (and the
+		// pinned task and latest user message) is masked and summarized,
+		// however small the context already is.
+		target = 0
 	}
 	ev := &Event{SessionID: st.ID, Reason: reason, Mode: ModeMask, TokensBefore: tokens, Budget: bud,
 		RatioBefore: ratio, MessagesBefore: len(w.output()), Repairs: repairs}
