@@ -277,7 +277,7 @@ func TestStaleSessionStartsOver(t *testing.T) {
 	c, err := New(WithContextWindow(4_000), WithReservedOutput(500))
 	require.NoError(t, err)
 	s := NewSession("reused")
-	res, err := c.Compact(ctx, s, conversation(30, 300))
+	_, err = c.Compact(ctx, s, conversation(30, 300))
 	require.NoError(t, err)
 	require.NotNil(t, s.Latest())
 	// Another conversation under the same session: no summary of the first.
@@ -285,7 +285,7 @@ func TestStaleSessionStartsOver(t *testing.T) {
 		llms.TextParts(llms.ChatMessageTypeSystem, "You are a different agent."),
 		llms.TextParts(llms.ChatMessageTypeHuman, "A new task."),
 	}
-	res, err = c.Compact(ctx, s, other)
+	res, err := c.Compact(ctx, s, other)
 	require.NoError(t, err)
 	assert.Len(t, res.Messages, 2)
 	assert.Nil(t, s.Latest())

@@ -45,7 +45,6 @@ type options struct {
 	observer         func(Event)
 	priorities       Priorities
 	llmOptions       []LLMSummarizerOption
-	errs             []error
 }
 
 // Option configures a [Compactor]. Options are applied in order; an invalid

@@ -98,5 +98,4 @@ var (
 	dirKeys     = []string{"dir", "directory", "path", "root", "cwd", "folder", argKey}
 	urlKeys     = []string{"url", "uri", "href", "link", "input", argKey}
 	sqlKeys     = []string{"query", "sql", "statement", "input", argKey}
-	contentKeys = []string{"content", "contents", "file_text", "text", "new_str", "data", "body", "replace", "code"}
 )

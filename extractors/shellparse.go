@@ -76,7 +76,6 @@ type pendingHere struct {
 	cmd   int // index in cmds (the command is flushed before the body is read)
 	delim string
 	strip bool
-	ptr   *simpleCmd
 }
 
 func (p *shellParser) endWord() {

@@ -105,8 +105,6 @@ var (
 	pyFrameRe = regexp.MustCompile(`^\s*File "([^"]+)", line (\d+)`)
 	// goPanicRe matches a Go panic line.
 	goPanicRe = regexp.MustCompile(`^panic: (.*)`)
-	// goFrameRe matches a Go stack frame location: "\t/path/x.go:12 +0x1d".
-	goFrameRe = regexp.MustCompile(`^\s+(\S+\.go):(\d+)`)
 	// errLineRe matches lines that announce an error.
 	errLineRe = regexp.MustCompile(`(?i)^(?:[\w./-]+:\s*)?(?:\S+:\d+(?::\d+)?:\s*)?(?:error|fatal|fatal error|panic|E)(?:\[[^\]]*\])?[:!]\s|(?i)\b(?:command not found|no such file|permission denied|segmentation fault|syntaxerror|cannot find|undefined:|not found$)|\*\*\* .*Error \d+`)
 )

@@ -12,14 +12,16 @@ import (
 func TestWithSession(t *testing.T) {
 	_, ok := SessionFromContext(context.Background())
 	assert.False(t, ok)
-	_, ok = SessionFromContext(nil) //nolint:staticcheck // a nil context is tolerated
+	//lint:ignore SA1012 a nil context is tolerated, and tested
+	_, ok = SessionFromContext(nil)
 	assert.False(t, ok)
 	id, ok := SessionFromContext(WithSession(context.Background(), "c-1"))
 	assert.True(t, ok)
 	assert.Equal(t, "c-1", id)
 	_, ok = SessionFromContext(WithSession(context.Background(), ""))
 	assert.False(t, ok, "an empty id is none")
-	id, ok = SessionFromContext(WithSession(nil, "x")) //nolint:staticcheck
+	//lint:ignore SA1012 a nil context is tolerated, and tested
+	id, ok = SessionFromContext(WithSession(nil, "x"))
 	assert.True(t, ok)
 	assert.Equal(t, "x", id)
 }
