@@ -1,6 +1,7 @@
 package extractors
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 
@@ -183,10 +184,44 @@ func (n *digestBuilder) userText(txt string) {
 			n.d.Questions = append(n.d.Questions, sent)
 			continue
 		}
-		if instructionRe.MatchString(sent) {
+		if mayInstruct(sent) && instructionRe.MatchString(sent) {
 			n.d.Instructions = append(n.d.Instructions, shortenWords(sent, maxInstructionBytes))
 		}
 	}
+}
+
+// instructionStems holds, lower-cased, a part of every alternative of
+// instructionRe: a sentence that contains none of them cannot match it.
+var instructionStems = []string{"remember", "must", "never", "always", "don", "do not", "make sure", "ensure",
+	"deci", "we will", "we'll", "we are going to", "let", "instead of", "prefer", "important", "requir",
+	"should", "avoid", "only use", "from now on", "keep in mind", "note that"}
+
+// mayInstruct is a cheap filter before instructionRe (whose case-folding
+// alternation is slow): false only when an ASCII sentence contains none of
+// instructionStems. Non-ASCII sentences always pass (Unicode folding, e.g.
+// 'ſ' for 's', is left to the regexp).
+func mayInstruct(sent string) bool {
+	var buf [512]byte
+	if len(sent) > len(buf) {
+		return true
+	}
+	lower := buf[:len(sent)]
+	for i := 0; i < len(sent); i++ {
+		c := sent[i]
+		if c >= 0x80 {
+			return true
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		lower[i] = c
+	}
+	for _, stem := range instructionStems {
+		if bytes.Contains(lower, []byte(stem)) {
+			return true
+		}
+	}
+	return false
 }
 
 // splitSentences splits text into trimmed one-line sentences, keeping their

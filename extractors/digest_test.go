@@ -79,3 +79,24 @@ func TestDigestUnansweredCallAndRedaction(t *testing.T) {
 	assert.NotContains(t, out, "hunter22")
 	assert.Contains(t, out, "[REDACTED:aws-key]")
 }
+
+// TestMayInstructIsAFilter checks that the cheap filter never rejects a
+// sentence the instruction regexp accepts.
+func TestMayInstructIsAFilter(t *testing.T) {
+	sentences := []string{
+		"Remember to run the tests.", "You MUST keep go.mod.", "mustn't touch it", "Never edit vendor/.",
+		"ALWAYS answer in French.", "Don't push.", "do not push", "dont push", "Make sure it builds.",
+		"Ensure the CI passes.", "We decided to use sqlite.", "decide later", "That was a decision.",
+		"We will use Postgres.", "We'll use Go.", "We are going to refactor.", "Let's go.", "lets use zap",
+		"Use a map instead of a slice.", "I prefer tabs.", "Important: keep it short.", "Tests are required.",
+		"A requirement is X.", "You should not log secrets.", "You shouldn't.", "Avoid globals.",
+		"Only use the stdlib.", "From now on, reply briefly.", "Keep in mind the limits.", "Note that it fails.",
+		"The weather is nice.", "ls -la", "",
+	}
+	for _, s := range sentences {
+		if instructionRe.MatchString(s) {
+			assert.True(t, mayInstruct(s), s)
+		}
+	}
+	assert.False(t, mayInstruct("The weather is nice."))
+}
