@@ -2,6 +2,7 @@ package compact
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -72,6 +73,26 @@ func TestBadInput(t *testing.T) {
 		{name: "system prompt larger than the window", window: 2_000,
 			msgs: []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeSystem, strings.Repeat("rule ", 5_000)), task}, wantErr: ErrBudgetTooSmall},
 		{name: "only system messages", msgs: []llms.MessageContent{sys, sys}},
+		{name: "tool call in a user message", msgs: []llms.MessageContent{sys, {Role: llms.ChatMessageTypeHuman, Parts: []llms.ContentPart{
+			llms.TextPart("run it"), llms.ToolCall{ID: "u1", FunctionCall: &llms.FunctionCall{Name: "bash", Arguments: `{"command":"ls"}`}}}}},
+			repairs: RepairMisplacedCall,
+			check: func(t *testing.T, res *Result) {
+				assert.Contains(t, textOf(res.Messages[1]), "tool call bash", "kept as text")
+			}},
+		{name: "huge tool arguments in the latest round", window: 4_000,
+			msgs: []llms.MessageContent{sys, task, {Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{
+				llms.ToolCall{ID: "w", Type: "function", FunctionCall: &llms.FunctionCall{Name: "write_file", Arguments: `{"path":"a.txt","content":"` + strings.Repeat("data ", 20_000) + `"}`}}}},
+				result("w", "written"), llms.TextParts(llms.ChatMessageTypeHuman, "next")},
+			check: func(t *testing.T, res *Result) {
+				for _, m := range res.Messages {
+					for _, p := range m.Parts {
+						if tc, ok := p.(llms.ToolCall); ok {
+							assert.True(t, json.Valid([]byte(tc.FunctionCall.Arguments)), "cut arguments stay valid JSON")
+							assert.Contains(t, tc.FunctionCall.Arguments, CutArgumentsKey)
+						}
+					}
+				}
+			}},
 		{name: "images and binary parts", msgs: []llms.MessageContent{sys, {Role: llms.ChatMessageTypeHuman, Parts: []llms.ContentPart{
 			llms.ImageURLPart("https://x/y.png"), llms.BinaryPart("image/png", make([]byte, 10_000))}}}},
 	}
@@ -107,4 +128,24 @@ func TestBadInput(t *testing.T) {
 		_, err = c.Compact(context.Background(), nil, []llms.MessageContent{task})
 		require.ErrorIs(t, err, ErrNilSession)
 	})
+}
+
+func TestCorruptedSessionStateIsSafe(t *testing.T) {
+	c, err := New(WithContextWindow(16_000))
+	require.NoError(t, err)
+	msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "hello")}
+	id := MessageIDs(msgs)[0]
+	for _, state := range []string{
+		`{"version":1,"cut":{"` + id + `":[0,-5,0]}}`,
+		`{"version":1,"cut":{"` + id + `":[7,1,1]}}`,
+		`{"version":1,"masked":{"` + id + `":["x","y","z"]}}`,
+		`{"version":1,"dropped":["` + id + `"],"chain":[]}`,
+		`{"version":1,"lastCompactionLen":-9,"lastCompactionTokens":-1}`,
+	} {
+		s := NewSession("")
+		require.NoError(t, s.UnmarshalJSON([]byte(state)))
+		res, err := c.Compact(context.Background(), s, msgs)
+		require.NoError(t, err, state)
+		assert.Equal(t, "hello", textOf(res.Messages[len(res.Messages)-1]), state)
+	}
 }

@@ -2,6 +2,7 @@ package compact
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -104,11 +105,23 @@ func (c *Compactor) run(ctx context.Context, s *Session, in []llms.MessageConten
 		return nil, err
 	}
 	start := time.Now()
-	res, ev, err := c.runLocked(ctx, s, in, force, start)
+	res, ev, err := c.runSafe(ctx, s, in, force, start)
 	if ev != nil && c.o.observer != nil {
 		c.o.observer(*ev)
 	}
 	return res, err
+}
+
+// runSafe turns a panic of the pipeline (a bug, or a corrupted persisted
+// state) into an error wrapping ErrInvariant; the session is left as it was
+// and the caller still has its own messages.
+func (c *Compactor) runSafe(ctx context.Context, s *Session, in []llms.MessageContent, force string, start time.Time) (res *Result, ev *Event, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, ev, err = nil, nil, fmt.Errorf("%w: panic: %v", ErrInvariant, r)
+		}
+	}()
+	return c.runLocked(ctx, s, in, force, start)
 }
 
 func (c *Compactor) runLocked(ctx context.Context, s *Session, in []llms.MessageContent, force string, start time.Time) (*Result, *Event, error) {
@@ -707,8 +720,8 @@ func (w *work) cut(ns *sessionState, limit int) (int, bool) {
 }
 
 // largestText returns the index and text of the largest text-bearing part
-// of m (text or tool result content; tool call arguments are never cut, they
-// must stay valid JSON).
+// of m: text, tool result content, or tool call arguments (which a cut
+// re-encodes as a valid JSON object, see applyCut).
 func largestText(m llms.MessageContent) (int, string, bool) {
 	best, text, ok := -1, "", false
 	for k, p := range m.Parts {
@@ -718,6 +731,11 @@ func largestText(m llms.MessageContent) (int, string, bool) {
 			t = p.Text
 		case llms.ToolCallResponse:
 			t = p.Content
+		case llms.ToolCall:
+			if p.FunctionCall == nil {
+				continue
+			}
+			t = p.FunctionCall.Arguments
 		default:
 			continue
 		}
@@ -731,10 +749,17 @@ func largestText(m llms.MessageContent) (int, string, bool) {
 // CutMarker is the visible marker stage 3 puts where it cut a message.
 const CutMarker = "\n[… compact: %d bytes cut …]\n"
 
+// CutArgumentsKey is the one key of the JSON object that replaces tool call
+// arguments cut by stage 3: {"compact_cut_arguments": "<head>[… cut …]<tail>"}.
+const CutArgumentsKey = "compact_cut_arguments"
+
 // applyCut keeps the head and tail bytes of part cut[0] of m (snapped to
-// UTF-8 boundaries) around a visible marker.
+// UTF-8 boundaries) around a visible marker. Tool call arguments are cut the
+// same way and re-encoded as a JSON object with the single key
+// CutArgumentsKey, so that they stay valid JSON. Out-of-range values (a
+// corrupted persisted state) leave m unchanged.
 func applyCut(m llms.MessageContent, cut [3]int) llms.MessageContent {
-	if cut[0] < 0 || cut[0] >= len(m.Parts) {
+	if cut[0] < 0 || cut[0] >= len(m.Parts) || cut[1] < 0 || cut[2] < 0 {
 		return m
 	}
 	out := cloneMsg(m)
@@ -759,6 +784,16 @@ func applyCut(m llms.MessageContent, cut [3]int) llms.MessageContent {
 	case llms.ToolCallResponse:
 		p.Content = do(p.Content)
 		out.Parts[cut[0]] = p
+	case llms.ToolCall:
+		if p.FunctionCall != nil {
+			if t := do(p.FunctionCall.Arguments); t != p.FunctionCall.Arguments {
+				b, _ := json.Marshal(map[string]string{CutArgumentsKey: t})
+				fc := *p.FunctionCall
+				fc.Arguments = string(b)
+				p.FunctionCall = &fc
+				out.Parts[cut[0]] = p
+			}
+		}
 	}
 	return out
 }

@@ -23,6 +23,10 @@ const (
 	RepairNilPart      = "nil-part"
 	RepairOrphan       = "orphan-result"
 	RepairDanglingCall = "dangling-call"
+	// RepairMisplacedCall: a tool call part in a message that is not the
+	// assistant's (providers accept calls only there) becomes a text part
+	// "[compact: tool call NAME(ARGS) ...]" in the same message.
+	RepairMisplacedCall = "misplaced-call"
 )
 
 // NoResultContent is the content of the synthetic result added for a tool call without one.
@@ -106,6 +110,9 @@ func repair(msgs []llms.MessageContent) ([]llms.MessageContent, []string) {
 			continue
 		}
 		flush()
+		if m.Role != llms.ChatMessageTypeAI {
+			parts = textualizeCalls(parts, m.Role, &repairs)
+		}
 		if m.Role == llms.ChatMessageTypeAI {
 			for _, p := range parts {
 				if tc, ok := p.(llms.ToolCall); ok {
@@ -121,6 +128,34 @@ func repair(msgs []llms.MessageContent) ([]llms.MessageContent, []string) {
 	}
 	flush()
 	return out, repairs
+}
+
+// textualizeCalls returns parts with every tool call turned into a text
+// part (a new slice when one was), recording a repair for each.
+func textualizeCalls(parts []llms.ContentPart, role llms.ChatMessageType, repairs *[]string) []llms.ContentPart {
+	var out []llms.ContentPart
+	for i, p := range parts {
+		tc, ok := p.(llms.ToolCall)
+		if !ok {
+			if out != nil {
+				out = append(out, p)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]llms.ContentPart, 0, len(parts)), parts[:i]...)
+		}
+		name, args := "", ""
+		if tc.FunctionCall != nil {
+			name, args = tc.FunctionCall.Name, tc.FunctionCall.Arguments
+		}
+		*repairs = append(*repairs, fmt.Sprintf("%s: call %q in a %s message", RepairMisplacedCall, tc.ID, role))
+		out = append(out, llms.TextPart(fmt.Sprintf("[compact: tool call %s(%s), id %q, in a %s message]", nameOr(name), args, tc.ID, role)))
+	}
+	if out == nil {
+		return parts
+	}
+	return out
 }
 
 // isOrphanText reports whether m is a user message made by repair from an orphaned tool result.

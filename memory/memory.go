@@ -141,6 +141,7 @@ func (m *Memory) MemoryVariables(context.Context) []string { return []string{m.o
 // compacts and returns the latest background result plus the messages
 // saved since. The inputs are not used.
 func (m *Memory) LoadMemoryVariables(ctx context.Context, _ map[string]any) (map[string]any, error) {
+	ctx = orBackground(ctx)
 	msgs, text, err := m.context(ctx)
 	if err != nil {
 		return nil, err
@@ -222,6 +223,7 @@ func (m *Memory) context(ctx context.Context) ([]llms.ChatMessage, string, error
 // message before checking the output). In async mode a background
 // compaction is scheduled.
 func (m *Memory) SaveContext(ctx context.Context, inputs, outputs map[string]any) error {
+	ctx = orBackground(ctx)
 	m.mu.Lock()
 	closed := m.closed
 	m.mu.Unlock()
@@ -323,6 +325,7 @@ func (m *Memory) keptTail(ctx context.Context, written []llms.ChatMessage) (bool
 // Clear clears the history (as ConversationBuffer does) and the compaction
 // state, and saves the cleared state. It waits for a running compaction.
 func (m *Memory) Clear(ctx context.Context) error {
+	ctx = orBackground(ctx)
 	m.mu.Lock()
 	closed := m.closed
 	m.mu.Unlock()
@@ -373,6 +376,7 @@ func (m *Memory) Clear(ctx context.Context) error {
 // ratio. It blocks until done, also in async mode, and returns an error if
 // the engine fails or the state cannot be saved.
 func (m *Memory) Compact(ctx context.Context) error {
+	ctx = orBackground(ctx)
 	m.mu.Lock()
 	closed := m.closed
 	m.mu.Unlock()
@@ -392,6 +396,7 @@ func (m *Memory) Compact(ctx context.Context) error {
 // records' OriginalMessageIDs are ids in the whole history, as
 // compact.MessageIDs computes them over the history's messages.
 func (m *Memory) Summaries(ctx context.Context) ([]compact.SummaryRecord, error) {
+	ctx = orBackground(ctx)
 	recs, err := m.Records(ctx)
 	if err != nil {
 		return nil, err
@@ -407,6 +412,7 @@ func (m *Memory) Summaries(ctx context.Context) ([]compact.SummaryRecord, error)
 // originals each record condensed, their SHA-256, the summarized-up-to
 // position), oldest first (a copy).
 func (m *Memory) Records(ctx context.Context) ([]Record, error) {
+	ctx = orBackground(ctx)
 	if err := m.syncForRead(ctx); err != nil {
 		return nil, err
 	}
@@ -420,6 +426,7 @@ func (m *Memory) Records(ctx context.Context) ([]Record, error) {
 // the recorded SHA-256. It reads the history afresh and changes nothing; an
 // error wraps ErrIntegrity (or reports why the history could not be read).
 func (m *Memory) Verify(ctx context.Context) error {
+	ctx = orBackground(ctx)
 	m.mu.Lock()
 	loaded, chain := m.loaded, m.chain
 	m.mu.Unlock()
@@ -474,6 +481,7 @@ func Contents(msgs []llms.ChatMessage) []llms.MessageContent {
 // the latest engine call plus the messages saved since). It does not run
 // the engine; its cost grows with the history (token counts are cached).
 func (m *Memory) Stats(ctx context.Context) (compact.Stats, error) {
+	ctx = orBackground(ctx)
 	if err := m.syncForRead(ctx); err != nil {
 		return compact.Stats{}, err
 	}
@@ -529,4 +537,13 @@ func (m *Memory) syncForRead(ctx context.Context) error {
 		return m.syncState(ctx)
 	}
 	return m.refresh(ctx)
+}
+
+// orBackground returns ctx, or context.Background() for a nil ctx: a nil
+// context is tolerated as langchaingo's own memories tolerate it.
+func orBackground(ctx context.Context) context.Context {
+	if ctx == nil {
+		return context.Background()
+	}
+	return ctx
 }
