@@ -34,6 +34,15 @@ const NoResultContent = "[compact: no result was recorded for this call]"
 
 const orphanPrefix = "[compact: tool result of "
 
+// Repair returns msgs as the engine repairs them before compacting (see the
+// Repair* constants), and the repairs applied. It is what Compact starts
+// from; tests and callers can use it to know what "verbatim" means for a
+// message that needed a repair. msgs is not modified; the result is a new
+// slice whose unrepaired messages share their Parts slices with msgs.
+func Repair(msgs []llms.MessageContent) ([]llms.MessageContent, []string) {
+	return repair(msgs)
+}
+
 type pendingCall struct {
 	id, name string
 	answered bool

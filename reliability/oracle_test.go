@@ -165,8 +165,9 @@ func checkOutput(c *compact.Compactor, in []llms.MessageContent, res *compact.Re
 		return fmt.Errorf("I2: %w", err)
 	}
 	lead := leadingSystem(in)
+	repaired, _ := compact.Repair(in[:lead]) // nil parts dropped, misplaced tool calls as text
 	for i := 0; i < lead; i++ {
-		if i >= len(out) || !sameContent(out[i], withoutNilParts(in[i])) {
+		if i >= len(out) || i >= len(repaired) || !sameContent(out[i], repaired[i]) {
 			return fmt.Errorf("I3: leading system message %d not kept first and verbatim", i)
 		}
 	}
@@ -201,13 +202,14 @@ func checkOutput(c *compact.Compactor, in []llms.MessageContent, res *compact.Re
 // message of in, verbatim: no text of any other role (a tool output saying
 // "ignore previous instructions", a summary) becomes system text.
 func checkSystemRoles(in, out []llms.MessageContent) error {
+	repaired, _ := compact.Repair(in) // what "verbatim" means after the documented repairs
 	for i, m := range out {
 		if m.Role != llms.ChatMessageTypeSystem {
 			continue
 		}
 		ok := false
-		for _, o := range in {
-			if o.Role == llms.ChatMessageTypeSystem && sameContent(m, withoutNilParts(o)) {
+		for _, o := range repaired {
+			if o.Role == llms.ChatMessageTypeSystem && sameContent(m, o) {
 				ok = true
 				break
 			}
