@@ -141,9 +141,12 @@ func TestCrashRandomKill(t *testing.T) {
 	t.Logf("crash points tried: %d (phase at the kill: %s)", points, strings.Join(keys, " "))
 }
 
-// crashOnce runs the child on path and kills it delay after its first
-// saved turn. It returns what the child was doing when killed and how many
-// turns it had acknowledged.
+// crashOnce runs the child on path and kills it at a point drawn from
+// delay: after turn 1 + delay(ms) mod (crashTurns-40) is acknowledged, plus
+// delay mod 3 ms, so that the kill lands while the child runs however fast
+// the machine is (a kill timed in wall time alone raced a fast child to its
+// end). It returns what the child was doing when killed and how many turns
+// it had acknowledged.
 func crashOnce(t *testing.T, path string, seed int64, async bool, delay time.Duration) (string, int) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
@@ -166,6 +169,8 @@ func crashOnce(t *testing.T, path string, seed int64, async bool, delay time.Dur
 		close(lines)
 	}()
 	acked, phase := 0, "starting"
+	killTurn := 1 + int(delay/time.Millisecond)%(crashTurns-40)
+	jitter := delay % (3 * time.Millisecond)
 	var timer <-chan time.Time
 	killed := false
 	for !killed {
@@ -184,8 +189,8 @@ func crashOnce(t *testing.T, path string, seed int64, async bool, delay time.Dur
 				case "SAVED":
 					acked = n + 1
 					phase = "between save and load"
-					if timer == nil {
-						timer = time.After(delay)
+					if timer == nil && acked >= killTurn {
+						timer = time.After(jitter)
 					}
 				case "LOAD":
 					phase = "loading (compacting)"

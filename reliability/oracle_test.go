@@ -174,8 +174,19 @@ func checkOutput(c *compact.Compactor, in []llms.MessageContent, res *compact.Re
 	if err := checkSystemRoles(in, out); err != nil {
 		return err
 	}
-	if u := latestUser(in); u >= 0 {
-		want := withoutNilParts(in[u])
+	// The latest user message as the engine sees it: after the documented
+	// repairs (nil parts dropped, misplaced tool calls as text), and not one
+	// of the user messages the repair makes of orphaned tool results.
+	rin, _ := compact.Repair(in)
+	u := -1
+	for i := len(rin) - 1; i >= leadingSystem(rin); i-- {
+		if rin[i].Role == llms.ChatMessageTypeHuman && !strings.HasPrefix(textOf(rin[i]), "[compact: tool result of ") {
+			u = i
+			break
+		}
+	}
+	if u >= 0 {
+		want := rin[u]
 		wantText := textOf(want)
 		found := false
 		for _, m := range out {
