@@ -220,7 +220,9 @@ func checkSystemRoles(in, out []llms.MessageContent) error {
 		}
 		ok := false
 		for _, o := range repaired {
-			if o.Role == llms.ChatMessageTypeSystem && sameContent(m, o) {
+			// A later system message may have been cut by stage 3, visibly:
+			// still the original's text, never another role's.
+			if o.Role == llms.ChatMessageTypeSystem && (sameContent(m, o) || isCut(m) && cutFrom(textOf(m), textOf(o))) {
 				ok = true
 				break
 			}
