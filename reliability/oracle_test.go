@@ -102,18 +102,6 @@ func leadingSystem(msgs []llms.MessageContent) int {
 	return n
 }
 
-// latestUser returns the index of the latest user message after the
-// leading system messages, or -1.
-func latestUser(msgs []llms.MessageContent) int {
-	lead := leadingSystem(msgs)
-	for i := len(msgs) - 1; i >= lead; i-- {
-		if msgs[i].Role == llms.ChatMessageTypeHuman {
-			return i
-		}
-	}
-	return -1
-}
-
 // cutMarkerStart starts stage 3's visible cut marker (compact.CutMarker).
 var cutMarkerStart = compact.CutMarker[:strings.Index(compact.CutMarker, "%")]
 
