@@ -332,3 +332,28 @@ func TestCompactNowManualSummarizesOutsideTail(t *testing.T) {
 	assert.Less(t, len(res.Messages), len(msgs))
 	assert.Equal(t, "/summarize", textOf(res.Messages[len(res.Messages)-1]))
 }
+
+// TestSessionUnmarshalValidates checks the decode-time checks of a persisted
+// session: bad states are errors that leave the session as it was, and
+// out-of-range numbers are clamped.
+func TestSessionUnmarshalValidates(t *testing.T) {
+	s := NewSession("keep")
+	for _, bad := range []string{
+		`{"version": -1}`,
+		`{"version": 1, "chain": [{"id": "a", "summary": ""}]}`,
+		`{"version": 1, "chain": [{"id": "a", "summary": "ok"}, {"id": "b", "summary": " \n\t"}]}`,
+	} {
+		err := s.UnmarshalJSON([]byte(bad))
+		require.Error(t, err, bad)
+		assert.Contains(t, err.Error(), "compact: decode session")
+		assert.Equal(t, "keep", s.ID(), "a rejected state leaves the session unchanged")
+	}
+	require.NoError(t, s.UnmarshalJSON([]byte(`{"version": 1, "calibration": 1e300, "lastCompactionLen": -5, "lastCompactionTokens": -9, "chain": [{"id": "a", "summary": "ok", "depth": -3}]}`)))
+	assert.Equal(t, MaxCalibration, s.Calibration())
+	require.Len(t, s.Summaries(), 1)
+	assert.Equal(t, 0, s.Summaries()[0].Depth)
+	b, err := s.MarshalJSON()
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"lastCompactionLen":0`)
+	assert.Contains(t, string(b), `"lastCompactionTokens":0`)
+}

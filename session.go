@@ -3,6 +3,7 @@ package compact
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 )
 
@@ -109,8 +110,12 @@ func (s *Session) MarshalJSON() ([]byte, error) {
 	return json.Marshal(&s.st)
 }
 
-// UnmarshalJSON replaces the session state with a decoded one. A state of a
-// newer version than [SessionVersion] is an error.
+// UnmarshalJSON replaces the session state with a decoded one. It is an
+// error, leaving the session unchanged, when the state is of a newer version
+// than [SessionVersion] or a negative one, or when a record of its chain
+// has an empty summary (a compaction would insert an empty message).
+// Out-of-range numbers are clamped: a calibration to [1, MaxCalibration]
+// (0 meaning none), negative positions and depths to 0.
 func (s *Session) UnmarshalJSON(b []byte) error {
 	var st sessionState
 	if err := json.Unmarshal(b, &st); err != nil {
@@ -119,6 +124,21 @@ func (s *Session) UnmarshalJSON(b []byte) error {
 	if st.Version > SessionVersion {
 		return fmt.Errorf("compact: decode session: version %d is newer than %d", st.Version, SessionVersion)
 	}
+	if st.Version < 0 {
+		return fmt.Errorf("compact: decode session: version %d is negative", st.Version)
+	}
+	for i := range st.Chain {
+		r := &st.Chain[i]
+		if strings.TrimSpace(r.Summary) == "" {
+			return fmt.Errorf("compact: decode session: chain record %d (id %q) has an empty summary", i, r.ID)
+		}
+		r.Depth = max(0, r.Depth)
+	}
+	if st.Calibration != 0 {
+		st.Calibration = min(MaxCalibration, max(1, st.Calibration))
+	}
+	st.LastCompactionLen = max(0, st.LastCompactionLen)
+	st.LastCompactionTokens = max(0, st.LastCompactionTokens)
 	st.Version = SessionVersion
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -114,6 +114,9 @@ var _ Summarizer = (*LLMSummarizer)(nil)
 //     JSON mode, temperature 0, and a reply cap of MaxTokens plus room for
 //     the JSON syntax (MaxTokens*5/4 + 32); the caller's call options, and
 //     any streaming function, are never used;
+//   - rejects as invalid, before counting or parsing it, a reply of more
+//     than max(16 bytes per token of the reply cap, 64 KiB): the provider
+//     ignored max_tokens;
 //   - parses the reply with [prompts.ParseSummary]; a summary whose text is
 //     over MaxTokens (counted with the request's Count) is shrunk by rules
 //     (key points dropped from the end, arrays shortened, the narrative cut
@@ -178,6 +181,30 @@ func IsSummarizerCall(ctx context.Context) bool {
 // needs some more.
 func replyCap(maxTokens int) int { return maxTokens*5/4 + 32 }
 
+// replyBytesPerToken and replyMinBytes bound a summarizer reply: at most
+// max(replyCap*replyBytesPerToken, replyMinBytes) bytes. A longer reply
+// comes from a provider that ignored max_tokens; it is rejected as invalid
+// before it is counted or parsed, so it costs no tokenization (a megabyte
+// without separators takes the tokenizer most of a second), and the summary
+// falls back like any other invalid reply. A reply within the bound but over
+// the token cap is shrunk by rules. English JSON averages about 4 bytes per
+// token.
+const (
+	replyBytesPerToken = 16
+	replyMinBytes      = 64 << 10
+)
+
+// replyTooLarge returns the error for a reply of n bytes over the byte limit
+// of a summary capped at maxTokens, or nil.
+func replyTooLarge(n, maxTokens int) error {
+	limit := max(replyCap(maxTokens)*replyBytesPerToken, replyMinBytes)
+	if n <= limit {
+		return nil
+	}
+	return fmt.Errorf("%w: reply has %d bytes, at most %d for a cap of %d tokens (max_tokens ignored?)",
+		prompts.ErrInvalidSummary, n, limit, maxTokens)
+}
+
 // Summarize implements [Summarizer]; see [NewLLMSummarizer].
 func (s *LLMSummarizer) Summarize(ctx context.Context, req SummarizeRequest) (rec SummaryRecord, err error) {
 	var st SummarizerStats
@@ -233,8 +260,14 @@ func (s *LLMSummarizer) Summarize(ctx context.Context, req SummarizeRequest) (re
 			st.InputTokens += in.tokens
 			reply, cerr := s.call(ctx, model, in.msgs, callOpts)
 			if cerr == nil {
-				st.OutputTokens += count(reply)
-				sum, perr := prompts.ParseSummary(reply)
+				var sum prompts.Summary
+				perr := replyTooLarge(len(reply), req.MaxTokens)
+				if perr == nil {
+					st.OutputTokens += count(reply)
+					sum, perr = prompts.ParseSummary(reply)
+				} else {
+					st.OutputTokens += (len(reply) + 3) / 4 // an estimate: not worth tokenizing
+				}
 				if perr == nil {
 					fitted, text, shrunk := fitSummary(sum, req.MaxTokens, count)
 					if shrunk {

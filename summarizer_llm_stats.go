@@ -38,7 +38,8 @@ type SummarizerStats struct {
 	// InputTokens is the number of prompt tokens sent, summed over attempts.
 	InputTokens int `json:"inputTokens"`
 	// OutputTokens is the number of reply tokens received, summed over
-	// attempts that returned a reply.
+	// attempts that returned a reply. A reply rejected for its size (see
+	// [NewLLMSummarizer]) is counted by estimate, at 4 bytes per token.
 	OutputTokens int `json:"outputTokens"`
 }
 

@@ -698,3 +698,34 @@ func (f modelFunc) GenerateContent(ctx context.Context, msgs []llms.MessageConte
 func (f modelFunc) Call(ctx context.Context, prompt string, opts ...llms.CallOption) (string, error) {
 	return llms.GenerateFromSinglePrompt(ctx, f, prompt, opts...)
 }
+
+// TestLLMSummarizerRejectsHugeReplyUncounted checks that a reply far over
+// the byte limit of its max_tokens is rejected as invalid before anything
+// counts or parses it, and that the summarizer then fails cleanly (the
+// engine falls back to the rule digest).
+func TestLLMSummarizerRejectsHugeReplyUncounted(t *testing.T) {
+	ctrl := gomock.NewController(t)
+	model := mocks.NewMockModel(ctrl)
+	huge := `{"summary":"` + strings.Repeat("a", 2<<20) + `"}`
+	model.EXPECT().GenerateContent(gomock.Any(), gomock.Any(), gomock.Any()).Return(textReply(huge), nil).Times(1)
+	req := baseRequest(sampleMessages())
+	req.MaxTokens = 500
+	longest := 0
+	req.Count = func(s string) int {
+		longest = max(longest, len(s))
+		return quarterCount(s)
+	}
+	var st SummarizerStats
+	_, err := NewLLMSummarizer([]llms.Model{model}).Summarize(ContextWithSummarizerStats(context.Background(), &st), req)
+	require.Error(t, err)
+	assert.ErrorIs(t, err, prompts.ErrInvalidSummary)
+	assert.Contains(t, err.Error(), "max_tokens ignored")
+	assert.Less(t, longest, 1<<20, "the reply was passed to the counter")
+	assert.Equal(t, 1, st.ValidationErrors)
+	assert.Equal(t, (len(huge)+3)/4, st.OutputTokens, "oversized replies are counted by estimate")
+
+	// A reply within the limit is still accepted.
+	assert.NoError(t, replyTooLarge(replyCap(5000)*replyBytesPerToken, 5000))
+	assert.NoError(t, replyTooLarge(replyMinBytes, 10))
+	assert.Error(t, replyTooLarge(replyMinBytes+1, 10))
+}

@@ -1,7 +1,6 @@
 package budget
 
 import (
-	"container/heap"
 	"math"
 )
 
@@ -115,20 +114,62 @@ func (r *bpeRanks) countScan(piece string) int {
 	return len(parts) - 1
 }
 
-// pairHeap orders candidate merges by rank, then by position.
+// pairHeap is a binary min-heap of candidate merges ordered by rank, then
+// by position. It is typed (no container/heap boxing): a long piece such as
+// a megabyte without separators pushes millions of entries.
 type pairHeap []bpePart
 
-func (h pairHeap) Len() int { return len(h) }
-func (h pairHeap) Less(i, j int) bool {
+func (h pairHeap) less(i, j int) bool {
 	return h[i].rank < h[j].rank || (h[i].rank == h[j].rank && h[i].start < h[j].start)
 }
-func (h pairHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *pairHeap) Push(x any)   { *h = append(*h, x.(bpePart)) }
-func (h *pairHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+func (h pairHeap) down(i int) {
+	n := len(h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		m := l
+		if r := l + 1; r < n && h.less(r, l) {
+			m = r
+		}
+		if !h.less(m, i) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
+
+func (h pairHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+func (h *pairHeap) push(p bpePart) {
+	*h = append(*h, p)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !s.less(i, parent) {
+			break
+		}
+		s[i], s[parent] = s[parent], s[i]
+		i = parent
+	}
+}
+
+func (h *pairHeap) pop() bpePart {
+	s := *h
+	top := s[0]
+	last := len(s) - 1
+	s[0] = s[last]
+	s = s[:last]
+	s.down(0)
+	*h = s
+	return top
 }
 
 // countHeap is countScan with a doubly linked list of parts and a heap of
@@ -156,10 +197,10 @@ func (r *bpeRanks) countHeap(piece string) int {
 			h = append(h, bpePart{start: i, rank: r})
 		}
 	}
-	heap.Init(&h)
+	h.init()
 	count := n
-	for h.Len() > 0 {
-		top := heap.Pop(&h).(bpePart)
+	for len(h) > 0 {
+		top := h.pop()
 		a := top.start
 		if !alive[a] || rank[a] != top.rank {
 			continue // stale
@@ -172,14 +213,14 @@ func (r *bpeRanks) countHeap(piece string) int {
 		if r := pairRank(a); r != rank[a] {
 			rank[a] = r
 			if r != math.MaxInt {
-				heap.Push(&h, bpePart{start: a, rank: r})
+				h.push(bpePart{start: a, rank: r})
 			}
 		}
 		if p := prev[a]; p >= 0 {
 			if r := pairRank(p); r != rank[p] {
 				rank[p] = r
 				if r != math.MaxInt {
-					heap.Push(&h, bpePart{start: p, rank: r})
+					h.push(bpePart{start: p, rank: r})
 				}
 			}
 		}

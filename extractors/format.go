@@ -93,13 +93,14 @@ func Format(s ToolSummary) string {
 
 // cleanLine makes s one trimmed line of valid UTF-8 of at most max bytes:
 // control characters (newlines included) become spaces, runs of spaces are
-// collapsed, and an over-long result is cut at a rune boundary with "…".
+// collapsed, and an over-long result is redacted, then cut at a rune
+// boundary with "…".
 func cleanLine(s string, max int) string {
 	if max <= 0 {
 		return ""
 	}
 	var b strings.Builder
-	limit := max + 8 // enough to know we must cut
+	limit := max + cutRedactMargin // enough to redact before a cut
 	if len(s) < limit {
 		b.Grow(len(s))
 	} else {
@@ -127,6 +128,10 @@ func cleanLine(s string, max int) string {
 		b.WriteRune(r)
 	}
 	out := strings.TrimRight(b.String(), " ")
+	if len(out) > max {
+		// Redact before cutting (see redactForCut).
+		out = Redact(out)
+	}
 	if len(out) > max {
 		cut := max - len("…")
 		if cut < 0 {

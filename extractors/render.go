@@ -228,6 +228,9 @@ func shortenWords(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
+	if s = redactForCut(s, n); len(s) <= n {
+		return s
+	}
 	c := cutBytes(s, n-len("…"))
 	if i := strings.LastIndexByte(c, ' '); i > len(c)*2/3 {
 		c = c[:i]

@@ -60,12 +60,31 @@ func lastLine(s string) string {
 }
 
 // shorten returns s cut to at most n bytes at a rune boundary, with "…"
-// when cut.
+// when cut. A string that must be cut is redacted first (see
+// redactForCut), so that a secret straddling the cut cannot survive as a
+// prefix that [Redact] no longer recognizes.
 func shorten(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
+	if s = redactForCut(s, n); len(s) <= n {
+		return s
+	}
 	return cutBytes(s, n-len("…")) + "…"
+}
+
+// cutRedactMargin is how far past a cut point redactForCut looks: longer
+// than the minimum match of every redaction rule, so a secret that starts
+// before the cut is matched whole (or, for unbounded tokens, by a prefix
+// long enough to match) before anything is cut.
+const cutRedactMargin = 256
+
+// redactForCut returns the first n+cutRedactMargin bytes of s redacted:
+// what a preview of n bytes may keep. Redaction must run before a cut,
+// never after: "AKIAZ7Q2RZ5XN3WLT4…" is 18 of the 20 characters of an AWS
+// key id and no rule can tell it from text.
+func redactForCut(s string, n int) string {
+	return Redact(cutBytes(s, n+cutRedactMargin))
 }
 
 // humanBytes formats a byte count: "512 B", "4.1 KB", "2.3 MB".

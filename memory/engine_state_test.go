@@ -10,14 +10,14 @@ import (
 )
 
 func TestRewriteEngineState(t *testing.T) {
-	in := `{"version":1,"id":"s","chain":[{"id":"r1"},{"id":"r2"}],"dropped":["a","b~2","c"],` +
+	in := `{"version":1,"id":"s","chain":[{"id":"r1","summary":"one"},{"id":"r2","summary":"two"}],"dropped":["a","b~2","c"],` +
 		`"masked":{"b~2":["m"],"z":[""]},"cut":{"c":[0,1,2]},"lastCompactionLen":40,"stats":{"compactions":2}}`
 	t.Run("trim only", func(t *testing.T) {
 		out, err := rewriteEngineState([]byte(in), nil, 0)
 		require.NoError(t, err)
 		var got map[string]json.RawMessage
 		require.NoError(t, json.Unmarshal(out, &got))
-		assert.JSONEq(t, `[{"id":"r2"}]`, string(got["chain"]))
+		assert.JSONEq(t, `[{"id":"r2","summary":"two"}]`, string(got["chain"]))
 		assert.JSONEq(t, `["a","b~2","c"]`, string(got["dropped"]))
 		assert.JSONEq(t, `40`, string(got["lastCompactionLen"]))
 		assert.JSONEq(t, `{"compactions":2}`, string(got["stats"]))

@@ -49,8 +49,9 @@ func FuzzExtractorSecrets(f *testing.F) {
 	f.Add("bash", `{"command": "ls -F"}`, "a.py\nb/\n", uint8(1), uint16(3))
 	f.Add("bash", `{"command": "ls -F django/db/backends/"}`, "__init__.py\nbase/\ndummy/\n", uint8(2), uint16(1))
 	f.Add("bash", `{"command": "find tests -name \"*postgres*\""}`, "tests/a\ntests/b\n", uint8(18), uint16(0))
-	// Open: a listing entry cut to its preview length before redaction keeps
-	// 18 of the 20 characters of an AWS access key id ("AKIAZ7Q2RZ5XN3WLT4…").
+	// A listing entry cut to its preview length before redaction kept 18 of
+	// the 20 characters of an AWS access key id ("AKIAZ7Q2RZ5XN3WLT4…");
+	// previews are now redacted before they are cut.
 	f.Add("sh", `{"command":"ls 000"}`, "000000000000000000000000000000000\n000000000000000000000000000000000000000", uint8(0), uint16(72))
 	corpus := secretCorpus()
 	families := extractors.BuiltinFamilies()

@@ -138,14 +138,22 @@ func TestKilledMidCompaction(t *testing.T) {
 			}
 			_ = cmd.Wait()
 			require.True(t, stopped, "the child never reached %s", name)
-			checkAfterCrash(t, path, saved+1, tc.point == "history")
+			// A child stopped at a point is blocked there: at most the turn in
+			// progress may also be stored. A child killed "anywhere" keeps
+			// working until the signal lands, so it may have stored any number
+			// of turns after the last one this test read.
+			most := saved + 2
+			if tc.point == "" {
+				most = 40
+			}
+			checkAfterCrash(t, path, saved+1, most, tc.point == "history")
 		})
 	}
 }
 
 // checkAfterCrash reopens the database of a killed child that acknowledged
-// acked turns.
-func checkAfterCrash(t *testing.T, path string, acked int, exact bool) {
+// acked turns and can have stored at most most.
+func checkAfterCrash(t *testing.T, path string, acked, most int, exact bool) {
 	t.Helper()
 	ctx := context.Background()
 	s, err := Open(path)
@@ -160,7 +168,7 @@ func checkAfterCrash(t *testing.T, path string, acked int, exact bool) {
 	require.Zero(t, len(msgs)%2, "turns are stored whole")
 	n := len(msgs) / 2
 	require.GreaterOrEqual(t, n, acked, "every acknowledged turn survived")
-	require.LessOrEqual(t, n, acked+1)
+	require.LessOrEqual(t, n, most)
 	if exact {
 		require.Equal(t, acked, n, "the turn killed inside its transaction is not there")
 	}
