@@ -169,7 +169,10 @@ func fromWire(w wireMessage) llms.ChatMessage {
 // values; any other implementation keeps its type and content (it decodes as
 // an [OtherMessage]). The encoding is deterministic: equal messages encode
 // to equal bytes, which is what the sha256 integrity hashes rely on. A nil
-// message is an error.
+// message is an error. Text that is not valid UTF-8 cannot be JSON: as
+// encoding/json does, each invalid byte is encoded as U+FFFD, so a history
+// persisted in this form (the SQLite store's) returns such text with
+// replacement characters, and hashes are those of the replaced text.
 func MarshalMessage(m llms.ChatMessage) ([]byte, error) {
 	if isNil(m) {
 		return nil, errNilMessage

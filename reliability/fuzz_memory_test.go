@@ -2,6 +2,7 @@ package reliability
 
 import (
 	"context"
+	"encoding/json"
 	"math/rand"
 	"path/filepath"
 	"strings"
@@ -79,7 +80,10 @@ func FuzzMemoryTurns(f *testing.F) {
 			var msgs []llms.ChatMessage
 			if flags&2 != 0 {
 				msgs, _ = v["history"].([]llms.ChatMessage)
-			} else if s, _ := v["history"].(string); !strings.Contains(s, capHead(tr.input)) {
+			} else if s, _ := v["history"].(string); !strings.Contains(s, capHead(tr.input)) &&
+				!(flags&1 != 0 && strings.Contains(s, capHead(jsonText(tr.input)))) {
+				// (The SQLite store persists JSON: invalid UTF-8 comes back
+				// as U+FFFD, as memory.MarshalMessage documents.)
 				t.Fatalf("turn %d: the buffer lacks the latest input", i)
 			}
 			if err := checkMemory(ctx, c, m, turns[:i+1], msgs); err != nil {
@@ -87,6 +91,15 @@ func FuzzMemoryTurns(f *testing.F) {
 			}
 		}
 	})
+}
+
+// jsonText returns s as it comes back from a JSON round trip: each byte of
+// invalid UTF-8 replaced by U+FFFD.
+func jsonText(s string) string {
+	b, _ := json.Marshal(s)
+	var out string
+	_ = json.Unmarshal(b, &out)
+	return out
 }
 
 // capHead returns the first 16 bytes of s: the part of a message a cut

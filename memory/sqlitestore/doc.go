@@ -12,7 +12,9 @@
 //     condensed and the whole memory.Record as JSON;
 //   - compact_histories and compact_messages: the message history with every
 //     field (tool calls with ids and arguments, tool call ids of results),
-//     plus the type and content in plain columns for inspection.
+//     plus the type and content in plain columns for inspection. Messages
+//     are stored in memory.MarshalMessage's JSON form, so text that is not
+//     valid UTF-8 comes back with each invalid byte as U+FFFD.
 //
 // Use it as the Memory's store; the Memory then also keeps its history in it:
 //
