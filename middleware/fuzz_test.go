@@ -95,51 +95,54 @@ func FuzzGenerateContent(f *testing.F) {
 	f.Add([]byte(strings.Repeat("\x03\x90\x04\x04\x01\x02\x03", 30)))
 	f.Add([]byte("\x00\x10\x00\x07\x05\x05\x05\x05\x05\x05\x05\x05\x07\x07"))
 	f.Add([]byte(strings.Repeat("\x02\xf0\x05\x07\x09", 20)))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		msgs, window := fuzzMessages(data)
-		c, err := compact.New(compact.WithModel("gpt-4o"), compact.WithContextWindow(window))
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec := &recorder{}
-		var infos []CallInfo
-		m := Wrap(rec, c, WithObserver(func(i CallInfo) { infos = append(infos, i) }))
-		before := deepCopy(msgs)
-		ctx := WithSession(context.Background(), "fuzz")
-		_, err = m.GenerateContent(ctx, msgs)
-		if !equalMessages(before, msgs) {
-			t.Fatal("input mutated")
-		}
-		if err != nil {
-			if !errors.Is(err, compact.ErrBudgetTooSmall) {
-				t.Fatalf("unexpected error: %v", err)
-			}
-			if len(rec.received()) != 0 {
-				t.Fatal("sent despite the error")
-			}
-			return
-		}
-		sent := rec.received()[0]
-		info := infos[0]
-		checkInvariants(t, c, info, msgs, sent)
+	f.Fuzz(fuzzGenerateContent)
+}
 
-		// A second call with one more user message: prefix-stable unless it compacts.
-		more := append(deepCopy(msgs), llms.TextParts(llms.ChatMessageTypeHuman, "and then?"))
-		if _, err = m.GenerateContent(ctx, more); err != nil {
-			if !errors.Is(err, compact.ErrBudgetTooSmall) {
-				t.Fatalf("unexpected error: %v", err)
-			}
-			return
+// fuzzGenerateContent is the body of FuzzGenerateContent.
+func fuzzGenerateContent(t *testing.T, data []byte) {
+	msgs, window := fuzzMessages(data)
+	c, err := compact.New(compact.WithModel("gpt-4o"), compact.WithContextWindow(window))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{}
+	var infos []CallInfo
+	m := Wrap(rec, c, WithObserver(func(i CallInfo) { infos = append(infos, i) }))
+	before := deepCopy(msgs)
+	ctx := WithSession(context.Background(), "fuzz")
+	_, err = m.GenerateContent(ctx, msgs)
+	if !equalMessages(before, msgs) {
+		t.Fatal("input mutated")
+	}
+	if err != nil {
+		if !errors.Is(err, compact.ErrBudgetTooSmall) {
+			t.Fatalf("unexpected error: %v", err)
 		}
-		sent2 := rec.received()[1]
-		info2 := infos[1]
-		checkInvariants(t, c, info2, more, sent2)
-		if len(info2.Compactions) == 0 && !info.TextAgent && compact.CheckToolPairs(msgs) == nil && leadingSystemOnly(msgs) {
-			if len(sent2) != len(sent)+1 || !equalMessages(sent, sent2[:len(sent)]) {
-				t.Fatalf("I7: second output is not the first plus the new message (%d then %d messages)", len(sent), len(sent2))
-			}
+		if len(rec.received()) != 0 {
+			t.Fatal("sent despite the error")
 		}
-	})
+		return
+	}
+	sent := rec.received()[0]
+	info := infos[0]
+	checkInvariants(t, c, info, msgs, sent)
+
+	// A second call with one more user message: prefix-stable unless it compacts.
+	more := append(deepCopy(msgs), llms.TextParts(llms.ChatMessageTypeHuman, "and then?"))
+	if _, err = m.GenerateContent(ctx, more); err != nil {
+		if !errors.Is(err, compact.ErrBudgetTooSmall) {
+			t.Fatalf("unexpected error: %v", err)
+		}
+		return
+	}
+	sent2 := rec.received()[1]
+	info2 := infos[1]
+	checkInvariants(t, c, info2, more, sent2)
+	if len(info2.Compactions) == 0 && !info.TextAgent && compact.CheckToolPairs(msgs) == nil && leadingSystemOnly(msgs) {
+		if len(sent2) != len(sent)+1 || !equalMessages(sent, sent2[:len(sent)]) {
+			t.Fatalf("I7: second output is not the first plus the new message (%d then %d messages)", len(sent), len(sent2))
+		}
+	}
 }
 
 func checkInvariants(t *testing.T, c *compact.Compactor, info CallInfo, built, sent []llms.MessageContent) {

@@ -137,7 +137,12 @@ func checkMemory(ctx context.Context, c *compact.Compactor, m *memory.Memory, tu
 		last := turns[len(turns)-1].input
 		found := false
 		for _, m := range mc {
-			if m.Role == llms.ChatMessageTypeHuman && (textOf(m) == last || (isCut(m) && cutFrom(textOf(m), last))) {
+			if m.Role != llms.ChatMessageTypeHuman {
+				continue
+			}
+			// (A persisted history returns invalid UTF-8 as U+FFFD.)
+			if text := textOf(m); text == last || text == jsonText(last) ||
+				(isCut(m) && (cutFrom(text, last) || cutFrom(text, jsonText(last)))) {
 				found = true
 				break
 			}
