@@ -86,3 +86,21 @@ func TestBuiltinsOnRealOutputs(t *testing.T) {
 		})
 	}
 }
+
+// TestBlankArgumentsNoPanic runs every built-in family on arguments whose
+// command or path is blank (found by FuzzExtractorSecrets: a "command" of
+// one space made the write extractor index an empty field list).
+func TestBlankArgumentsNoPanic(t *testing.T) {
+	for _, fam := range BuiltinFamilies() {
+		e, ok := Builtin(fam)
+		if !ok {
+			t.Fatalf("no family %q", fam)
+		}
+		for _, args := range []string{`{"command":" "}`, `{"command":"\n\t"}`, `{"path":" ","command":" "}`, `{"cmd":"  "}`} {
+			s := e.Extract(Call{Name: fam, Arguments: args}, "some output\n")
+			if s.Status == "" {
+				t.Errorf("%s %s: no status", fam, args)
+			}
+		}
+	}
+}

@@ -33,7 +33,10 @@ func writeExtract(call Call, output string) ToolSummary {
 		if len(w) > 1 && p == "" && !strings.Contains(w[1], ":") {
 			p = w[1]
 		}
-		sub = w[0]
+		sub = ""
+		if len(w) > 0 { // a command of blanks only has no sub-command
+			sub = w[0]
+		}
 	}
 	f := analyzeFile("", env.body)
 	if p == "" && f.path != "" {
