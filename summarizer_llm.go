@@ -131,7 +131,7 @@ var _ Summarizer = (*LLMSummarizer)(nil)
 // the other fields. Errors wrap the last model error (or ctx.Err()) and say
 // what was attempted, e.g. "compact: summarize 14 messages: giving up after
 // 2 attempts: ...".
-func NewLLMSummarizer(models []llms.Model, opts ...LLMSummarizerOption) Summarizer {
+func NewLLMSummarizer(models []llms.Model, opts ...LLMSummarizerOption) *LLMSummarizer {
 	s := &LLMSummarizer{
 		cfg: llmSummarizerConfig{
 			retry:  DefaultRetryPolicy(),

@@ -138,7 +138,7 @@ func TestLLMSummarizerSuccess(t *testing.T) {
 	assert.Equal(t, 1, st.Attempts)
 	assert.Positive(t, st.InputTokens)
 	assert.Equal(t, quarterCount("```json\n"+goodJSON+"\n```"), st.OutputTokens)
-	assert.Equal(t, st, s.(*LLMSummarizer).Stats())
+	assert.Equal(t, st, s.Stats())
 }
 
 func TestLLMSummarizerDoesNotMutateRequest(t *testing.T) {

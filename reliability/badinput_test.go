@@ -407,9 +407,11 @@ func badInputCatalogue() []badCase {
 				}
 			}
 		}},
-		{"session state of a newer version; not JSON", "Session.UnmarshalJSON", "error; the session is unchanged", func(t *testing.T) {
+		{"session state of a newer or negative version; a chain record with an empty summary; not JSON", "Session.UnmarshalJSON", "error; the session is unchanged", func(t *testing.T) {
 			s := compact.NewSession("v")
 			require.Error(t, s.UnmarshalJSON([]byte(fmt.Sprintf(`{"version":%d}`, compact.SessionVersion+1))))
+			require.Error(t, s.UnmarshalJSON([]byte(`{"version":-1}`)))
+			require.Error(t, s.UnmarshalJSON([]byte(`{"version":1,"chain":[{"id":"x","summary":"  "}]}`)))
 			require.Error(t, s.UnmarshalJSON([]byte(`{"version":`)))
 			assert.Equal(t, "v", s.ID())
 		}},
@@ -443,6 +445,21 @@ func badInputCatalogue() []badCase {
 				_, err := prompts.ParseSummary(r)
 				require.ErrorIs(t, err, prompts.ErrInvalidSummary, "%.60q", r)
 			}
+		}},
+		{"summary reply far over its max_tokens (more than max(16 bytes per token of the cap, 64 KiB))", "LLM summarizer", "rejected as invalid before it is tokenized or parsed (no CPU spent on it); rule-based fallback", func(t *testing.T) {
+			msgs := join(one(bSys, bTask), bChat(80), one(llms.TextParts(llms.ChatMessageTypeHuman, "next")))
+			huge := `{"summary":"` + strings.Repeat("a", 1<<20) + `"}` // one megabyte without a separator
+			model := funcModel(func(context.Context, []llms.MessageContent, ...llms.CallOption) (*llms.ContentResponse, error) {
+				return reply(huge), nil
+			})
+			var ev compact.Event
+			sum := compact.NewLLMSummarizer([]llms.Model{model})
+			c := newC(t, compact.WithContextWindow(3_000), compact.WithCustomSummarizer(sum), compact.WithObserver(func(e compact.Event) { ev = e }))
+			res, err := c.Compact(context.Background(), compact.NewSession("huge"), msgs)
+			require.NoError(t, err)
+			require.NoError(t, checkOutput(c, msgs, res))
+			assert.Equal(t, compact.ModeFallback, ev.Mode)
+			assert.Equal(t, 1, sum.Stats().ValidationErrors, "the reply is rejected as invalid")
 		}},
 		{"closed database", "Memory.SaveContext, LoadMemoryVariables (SQLite store)", "an error saying what was attempted; never a panic", func(t *testing.T) {
 			st, err := sqlitestore.Open(filepath.Join(t.TempDir(), "closed.db"))
