@@ -159,3 +159,21 @@ func BenchmarkCountMessagesCold(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCountLongRun measures the worst case of byte-pair encoding: one
+// pre-token of a megabyte (a run of one letter, as a hostile or broken
+// model reply can be), merged with the heap in O(n log n).
+func BenchmarkCountLongRun(b *testing.B) {
+	c, err := NewEncodingCounter("o200k_base")
+	if err != nil {
+		b.Fatal(err)
+	}
+	text := strings.Repeat("a", 1<<20)
+	b.SetBytes(int64(len(text)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if c.Count(text) == 0 {
+			b.Fatal("no tokens")
+		}
+	}
+}
