@@ -120,14 +120,9 @@ func Redact(s string) string {
 			switch {
 			case r.exact:
 				hit = containsAny(s, r.hints)
-			case len(s) <= 512:
-				for _, h := range r.hints {
-					if containsFoldASCII(s, h) {
-						hit = true
-						break
-					}
-				}
 			default:
+				// strings.ToLower returns s itself (no copy) when s has no
+				// upper-case letter; strings.Contains is vectorized.
 				if lower == "" {
 					lower = strings.ToLower(s)
 				}
@@ -187,34 +182,4 @@ func looksSecret(v string) bool {
 		}
 	}
 	return letters > 0 && digits > 0
-}
-
-// containsFoldASCII reports whether s contains lower (lower-case ASCII),
-// ignoring ASCII case, without allocating.
-func containsFoldASCII(s, lower string) bool {
-	n := len(lower)
-	if n == 0 {
-		return true
-	}
-	c0 := lower[0]
-	for i := 0; i+n <= len(s); i++ {
-		c := s[i]
-		if c|0x20 != c0 && c != c0 {
-			continue
-		}
-		j := 1
-		for ; j < n; j++ {
-			c := s[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != lower[j] {
-				break
-			}
-		}
-		if j == n {
-			return true
-		}
-	}
-	return false
 }
