@@ -1,6 +1,10 @@
 package extractors
 
 import (
+	"math/rand"
+	"reflect"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -99,4 +103,45 @@ func TestMayInstructIsAFilter(t *testing.T) {
 		}
 	}
 	assert.False(t, mayInstruct("The weather is nice."))
+}
+
+// splitSentencesRegexp is the reference splitSentences implements by hand.
+func splitSentencesRegexp(txt string) []string {
+	var out []string
+	last := 0
+	for _, loc := range regexp.MustCompile(`[.!?](?:\s+|$)|\n+`).FindAllStringIndex(txt, -1) {
+		end := loc[0]
+		if txt[loc[0]] != '\n' {
+			end++
+		}
+		if s := strings.TrimSpace(txt[last:end]); s != "" {
+			out = append(out, s)
+		}
+		last = loc[1]
+	}
+	if s := strings.TrimSpace(txt[last:]); s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+// TestSplitSentencesRegexp checks splitSentences against its regular
+// expression on edge cases and random texts over the characters that
+// matter.
+func TestSplitSentencesRegexp(t *testing.T) {
+	cases := []string{"", ".", "a.", "a. b", "a.b. c!\n\nd?", "a.go and 1.5 are fine. Next", "x!\t\r\f y", "\n\n\n", "end?", "?!.", "a .\n. b", "é. ü!\nx"}
+	rng := rand.New(rand.NewSource(1))
+	alphabet := []byte("ab .!?\n\t\r\f,")
+	for i := 0; i < 20000; i++ {
+		b := make([]byte, rng.Intn(40))
+		for k := range b {
+			b[k] = alphabet[rng.Intn(len(alphabet))]
+		}
+		cases = append(cases, string(b))
+	}
+	for _, c := range cases {
+		if got, want := splitSentences(c), splitSentencesRegexp(c); !reflect.DeepEqual(got, want) {
+			t.Fatalf("splitSentences(%q) = %q, want %q", c, got, want)
+		}
+	}
 }
