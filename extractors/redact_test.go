@@ -86,3 +86,17 @@ func TestRedactBeforeCut(t *testing.T) {
 		}
 	}
 }
+
+// TestListingRedactedBeforeSplit checks that a listing is redacted before
+// its lines are split into entries: split from its key, a secret value no
+// longer looks like one.
+func TestListingRedactedBeforeSplit(t *testing.T) {
+	const secret = "Hq4PzL0vXn7RkT2bWc9YdJ5mEa8FsG3uKi6OyB1t"
+	out := "[default]\naws_secret_access_key  =  " + secret + "\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM9\n-----END RSA PRIVATE KEY-----\n"
+	s := Default().Extract(Call{Name: "bash", Arguments: `{"command":"ls creds"}`}, out)
+	for _, f := range s.KeyFacts {
+		if strings.Contains(f, secret[:16]) || strings.Contains(f, "MIIEowIBAAKCAQEA") {
+			t.Errorf("fact %q keeps a secret", f)
+		}
+	}
+}

@@ -35,6 +35,13 @@ const maxTopFiles = 5
 func searchSummary(tool string, o searchOpts, env envelope) ToolSummary {
 	s := ToolSummary{Tool: tool, Status: StatusSuccess, Metadata: map[string]string{MetaKind: KindSearch}}
 	body := env.body
+	if o.filesOnly && (o.tool == "ls" || o.tool == "dir" || o.tool == "tree") {
+		// Listings are split into entries (listEntries): redact first, as a
+		// whole, so that neither a value split from its key ("password",
+		// "=", value) nor a private key block split into lines survives
+		// as entries that no longer look secret.
+		body = Redact(body)
+	}
 	if o.pattern != "" {
 		s.KeyFacts = append(s.KeyFacts, "Pattern: "+shorten(o.pattern, 80))
 		s.Metadata[MetaPattern] = o.pattern
