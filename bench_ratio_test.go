@@ -43,14 +43,7 @@ func BenchmarkCompactRatio(b *testing.B) {
 		untrig += stop()
 
 		stop = cpuTimer()
-		cold, err := New(WithModel("gpt-4o"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		res, err := cold.Compact(ctx, NewSession("cold"), msgs)
-		if err != nil || !res.Compacted {
-			b.Fatal(err)
-		}
+		coldCompact(b, ctx, msgs)
 		trig += stop()
 		if i == 0 {
 			b.ReportMetric(float64(tokens), "history-tokens")

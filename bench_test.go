@@ -115,13 +115,20 @@ func BenchmarkCompactTriggered(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		c, err := New(WithModel("gpt-4o"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		res, err := c.Compact(ctx, NewSession("bench"), msgs)
-		if err != nil || !res.Compacted {
-			b.Fatal(err)
-		}
+		coldCompact(b, ctx, msgs)
+	}
+}
+
+// coldCompact runs one compaction of msgs with a fresh gpt-4o compactor
+// (cold counts) and fails b unless it compacted.
+func coldCompact(b *testing.B, ctx context.Context, msgs []llms.MessageContent) {
+	b.Helper()
+	c, err := New(WithModel("gpt-4o"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	res, err := c.Compact(ctx, NewSession("bench"), msgs)
+	if err != nil || !res.Compacted {
+		b.Fatal(err)
 	}
 }

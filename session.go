@@ -135,7 +135,7 @@ func (s *Session) UnmarshalJSON(b []byte) error {
 		r.Depth = max(0, r.Depth)
 	}
 	if st.Calibration != 0 {
-		st.Calibration = min(MaxCalibration, max(1, st.Calibration))
+		st.Calibration = clampCalibration(st.Calibration)
 	}
 	st.LastCompactionLen = max(0, st.LastCompactionLen)
 	st.LastCompactionTokens = max(0, st.LastCompactionTokens)
@@ -237,9 +237,11 @@ func (s *Session) Calibrate(providerTokens, counted int) {
 	if old < 1 {
 		old = 1
 	}
-	f := (old + r) / 2
-	s.st.Calibration = min(MaxCalibration, max(1, f))
+	s.st.Calibration = clampCalibration((old + r) / 2)
 }
+
+// clampCalibration bounds a calibration factor to [1, MaxCalibration].
+func clampCalibration(f float64) float64 { return min(MaxCalibration, max(1, f)) }
 
 // Calibration returns the session's calibration factor (1 when none).
 func (s *Session) Calibration() float64 {

@@ -35,7 +35,7 @@ const maxTopFiles = 5
 func searchSummary(tool string, o searchOpts, env envelope) ToolSummary {
 	s := ToolSummary{Tool: tool, Status: StatusSuccess, Metadata: map[string]string{MetaKind: KindSearch}}
 	body := env.body
-	if o.filesOnly && (o.tool == "ls" || o.tool == "dir" || o.tool == "tree") {
+	if o.filesOnly && isListing(o.tool) {
 		// Listings are split into entries (listEntries): redact first, as a
 		// whole, so that neither a value split from its key ("password",
 		// "=", value) nor a private key block split into lines survives
@@ -292,12 +292,18 @@ func searchExtract(call Call, output string) ToolSummary {
 	return s
 }
 
+// isListing reports whether tool lists directories (ls, dir, tree): its
+// output lines are split into entries by listEntries.
+func isListing(tool string) bool {
+	return tool == "ls" || tool == "dir" || tool == "tree"
+}
+
 // listEntries returns the entries a listing line names: ls -l lines give
 // their last field, ls column output is split, "total N" and ls's
 // "dir:" headers give none.
 func listEntries(tool, line string) []string {
 	t := strings.TrimSpace(line)
-	if tool != "ls" && tool != "dir" && tool != "tree" {
+	if !isListing(tool) {
 		return []string{t}
 	}
 	if strings.HasPrefix(t, "total ") && isDigits(strings.TrimSpace(t[6:])) || strings.HasSuffix(t, ":") {
