@@ -1,11 +1,9 @@
 package compact
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
-	"fmt"
 	"strconv"
+
+	"github.com/agentcompact/compact/internal/msg"
 
 	"github.com/tmc/langchaingo/llms"
 )
@@ -30,42 +28,4 @@ func MessageIDs(msgs []llms.MessageContent) []string {
 	return ids
 }
 
-func messageHash(m llms.MessageContent) string {
-	h := sha256.New()
-	var n [8]byte
-	write := func(tag byte, s string) {
-		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
-		h.Write([]byte{tag})
-		h.Write(n[:])
-		h.Write([]byte(s))
-	}
-	write('r', string(m.Role))
-	for _, p := range m.Parts {
-		switch p := p.(type) {
-		case llms.TextContent:
-			write('t', p.Text)
-		case llms.ToolCall:
-			write('c', p.ID)
-			if p.FunctionCall != nil {
-				write('n', p.FunctionCall.Name)
-				write('a', p.FunctionCall.Arguments)
-			}
-		case llms.ToolCallResponse:
-			write('i', p.ToolCallID)
-			write('n', p.Name)
-			write('o', p.Content)
-		case llms.ImageURLContent:
-			write('u', p.URL)
-			write('d', p.Detail)
-		case llms.BinaryContent:
-			write('m', p.MIMEType)
-			write('b', string(p.Data))
-		case nil:
-			write('0', "")
-		default:
-			write('x', fmt.Sprintf("%T:%v", p, p))
-		}
-	}
-	var sum [sha256.Size]byte
-	return hex.EncodeToString(h.Sum(sum[:0])[:8])
-}
+func messageHash(m llms.MessageContent) string { return msg.Hash(m) }

@@ -1,8 +1,9 @@
 package compact
 
 import (
-	"bytes"
 	"strconv"
+
+	"github.com/agentcompact/compact/internal/msg"
 
 	"github.com/tmc/langchaingo/llms"
 )
@@ -41,56 +42,20 @@ func (c *Compactor) prepare(m *memo, msgs []llms.MessageContent) ([]string, []in
 		}
 	}
 	for i := k; i < len(msgs); i++ {
-		msg := cloneMsg(msgs[i])
-		b := messageHash(msg)
+		mc := msg.Clone(msgs[i])
+		b := msg.Hash(mc)
 		m.seen[b]++
 		id := b
 		if n := m.seen[b]; n > 1 {
 			id = b + "~" + strconv.Itoa(n)
 		}
-		m.in = append(m.in, msg)
+		m.in = append(m.in, mc)
 		m.ids = append(m.ids, id)
 		m.base = append(m.base, b)
-		m.tok = append(m.tok, c.counter.CountMessage(msg))
+		m.tok = append(m.tok, c.counter.CountMessage(mc))
 	}
 	m.valid = true
 	return m.ids[:len(msgs):len(msgs)], m.tok[:len(msgs):len(msgs)]
 }
 
-func sameMessage(a, b llms.MessageContent) bool {
-	if a.Role != b.Role || len(a.Parts) != len(b.Parts) {
-		return false
-	}
-	for i := range a.Parts {
-		if !samePart(a.Parts[i], b.Parts[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func samePart(a, b llms.ContentPart) bool {
-	switch a := a.(type) {
-	case llms.TextContent:
-		b, ok := b.(llms.TextContent)
-		return ok && a.Text == b.Text
-	case llms.ToolCallResponse:
-		b, ok := b.(llms.ToolCallResponse)
-		return ok && a == b
-	case llms.ToolCall:
-		b, ok := b.(llms.ToolCall)
-		if !ok || a.ID != b.ID || a.Type != b.Type || (a.FunctionCall == nil) != (b.FunctionCall == nil) {
-			return false
-		}
-		return a.FunctionCall == nil || *a.FunctionCall == *b.FunctionCall
-	case llms.ImageURLContent:
-		b, ok := b.(llms.ImageURLContent)
-		return ok && a == b
-	case llms.BinaryContent:
-		b, ok := b.(llms.BinaryContent)
-		return ok && a.MIMEType == b.MIMEType && bytes.Equal(a.Data, b.Data)
-	}
-	// Unknown part types: compare by their hash, never by ==, which could
-	// panic on uncomparable dynamic types.
-	return messageHash(llms.MessageContent{Parts: []llms.ContentPart{a}}) == messageHash(llms.MessageContent{Parts: []llms.ContentPart{b}})
-}
+func sameMessage(a, b llms.MessageContent) bool { return msg.Equal(a, b) }

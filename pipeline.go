@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/extractors"
+	"github.com/agentcompact/compact/internal/msg"
 	"github.com/google/uuid"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -267,7 +268,7 @@ func (c *Compactor) newWork(msgs []llms.MessageContent, ids []string, inTok []in
 	}
 	for i := 0; i < n; {
 		j := i + 1
-		if i >= w.lead && msgs[i].Role == llms.ChatMessageTypeAI && hasToolCall(msgs[i]) {
+		if i >= w.lead && msgs[i].Role == llms.ChatMessageTypeAI && msg.HasToolCall(msgs[i]) {
 			for j < n && msgs[j].Role == llms.ChatMessageTypeTool {
 				j++
 			}
@@ -280,15 +281,6 @@ func (c *Compactor) newWork(msgs []llms.MessageContent, ids []string, inTok []in
 	}
 	copy(w.view, msgs)
 	return w
-}
-
-func hasToolCall(m llms.MessageContent) bool {
-	for _, p := range m.Parts {
-		if _, ok := p.(llms.ToolCall); ok {
-			return true
-		}
-	}
-	return false
 }
 
 // pinned reports whether index i may never be dropped (system prefix,
@@ -407,10 +399,6 @@ func (w *work) output() []llms.MessageContent {
 	return out
 }
 
-func cloneMsg(m llms.MessageContent) llms.MessageContent {
-	return llms.MessageContent{Role: m.Role, Parts: append([]llms.ContentPart(nil), m.Parts...)}
-}
-
 // tailStart returns the first index of the preserved tail of n recent
 // messages, widened so that no tool round is split.
 func (w *work) tailStart(n int) int {
@@ -498,7 +486,7 @@ func (w *work) mask(ns *sessionState, tailStart int) int {
 }
 
 func applyMask(m llms.MessageContent, masks []string) llms.MessageContent {
-	out := cloneMsg(m)
+	out := msg.Clone(m)
 	for k, p := range out.Parts {
 		if k >= len(masks) || masks[k] == "" {
 			continue
@@ -529,7 +517,7 @@ func (w *work) kindOf(u int, tailStart int) Kind {
 	case llms.ChatMessageTypeHuman:
 		return KindUser
 	case llms.ChatMessageTypeAI:
-		if r[1]-r[0] > 1 || hasToolCall(m) {
+		if r[1]-r[0] > 1 || msg.HasToolCall(m) {
 			for i := r[0] + 1; i < r[1]; i++ {
 				if w.status[i] || isErrorMask(w.view[i]) {
 					return KindToolError
@@ -615,7 +603,7 @@ func (c *Compactor) summarize(ctx context.Context, w *work, prev *SummaryRecord,
 		Extractors:     c.registry,
 	}
 	for k, i := range idx {
-		req.Messages[k] = cloneMsg(w.msgs[i])
+		req.Messages[k] = msg.Clone(w.msgs[i])
 		req.MessageIDs[k] = w.ids[i]
 	}
 	if prev != nil {
@@ -762,7 +750,7 @@ func applyCut(m llms.MessageContent, cut [3]int) llms.MessageContent {
 	if cut[0] < 0 || cut[0] >= len(m.Parts) || cut[1] < 0 || cut[2] < 0 {
 		return m
 	}
-	out := cloneMsg(m)
+	out := msg.Clone(m)
 	do := func(t string) string {
 		h, tl := cut[1], cut[2]
 		if h+tl >= len(t) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/extractors"
+	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/prompts"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -345,7 +346,7 @@ func (s *LLMSummarizer) call(ctx context.Context, model llms.Model, msgs []llms.
 	}()
 	// The messages are rebuilt for each call, so a model that modifies them
 	// cannot affect a retry.
-	resp, err := model.GenerateContent(callCtx, cloneMessages(msgs), opts...)
+	resp, err := model.GenerateContent(callCtx, msg.CloneAll(msgs), opts...)
 	if err != nil {
 		if callCtx.Err() != nil && ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) {
 			// The per-attempt bound fired; some clients hide it behind text.
@@ -360,15 +361,6 @@ func (s *LLMSummarizer) call(ctx context.Context, model llms.Model, msgs []llms.
 		return "", errEmptyReply
 	}
 	return resp.Choices[0].Content, nil
-}
-
-// cloneMessages copies msgs and their part slices.
-func cloneMessages(msgs []llms.MessageContent) []llms.MessageContent {
-	out := make([]llms.MessageContent, len(msgs))
-	for i, m := range msgs {
-		out[i] = llms.MessageContent{Role: m.Role, Parts: append([]llms.ContentPart(nil), m.Parts...)}
-	}
-	return out
 }
 
 // sanitizeReply returns at most n characters of the start of a reply, safe

@@ -307,33 +307,3 @@ func fromContent(mc llms.MessageContent) []llms.ChatMessage {
 	}
 }
 
-// sameContent reports whether two engine messages are equal (role and
-// parts). The engine shares part values with its input, so unchanged
-// messages compare in constant time per part.
-func sameContent(a, b llms.MessageContent) bool {
-	if a.Role != b.Role || len(a.Parts) != len(b.Parts) {
-		return false
-	}
-	for i := range a.Parts {
-		switch x := a.Parts[i].(type) {
-		case llms.TextContent:
-			y, ok := b.Parts[i].(llms.TextContent)
-			if !ok || x.Text != y.Text {
-				return false
-			}
-		case llms.ToolCall:
-			y, ok := b.Parts[i].(llms.ToolCall)
-			if !ok || x.ID != y.ID || x.Type != y.Type || !sameFunc(x.FunctionCall, y.FunctionCall) {
-				return false
-			}
-		case llms.ToolCallResponse:
-			y, ok := b.Parts[i].(llms.ToolCallResponse)
-			if !ok || x != y {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
-}

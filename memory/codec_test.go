@@ -3,6 +3,7 @@ package memory
 import (
 	"testing"
 
+	"github.com/agentcompact/compact/internal/msg"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/llms"
@@ -98,6 +99,6 @@ func TestContentConversion(t *testing.T) {
 	assert.Equal(t, []llms.ChatMessage{msgs[1]}, fromContent(got[1]))
 	assert.Equal(t, []llms.ChatMessage{llms.HumanChatMessage{Content: "a\nb"}},
 		fromContent(llms.MessageContent{Role: llms.ChatMessageTypeHuman, Parts: []llms.ContentPart{llms.TextPart("a"), llms.TextPart("b")}}))
-	assert.True(t, sameContent(got[2], Contents(msgs)[2]))
-	assert.False(t, sameContent(got[0], got[3]))
+	assert.True(t, msg.Equal(got[2], Contents(msgs)[2]))
+	assert.False(t, msg.Equal(got[0], got[3]))
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/internal/msg"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -247,7 +248,7 @@ func (m *Memory) moveWindowLocked(n int, canShift bool) {
 		// the positions next(i) yields.
 		isCall := func(i int) bool {
 			e := m.entries[i]
-			return e.mc.Role == llms.ChatMessageTypeAI && hasToolCall(e.mc)
+			return e.mc.Role == llms.ChatMessageTypeAI && msg.HasToolCall(e.mc)
 		}
 		isTool := func(i int) bool { return m.entries[i].mc.Role == llms.ChatMessageTypeTool }
 		classify := func(unit []int) (all, none bool) {

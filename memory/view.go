@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/internal/msg"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -35,7 +36,7 @@ func (m *Memory) buildViewLocked(res *compact.Result, n int) cachedView {
 	// new messages, unchanged (prefix stability): extend the previous view.
 	if old := m.view; old.valid && old.gen == m.gen && old.engineLen >= 0 && !res.Compacted && len(res.Repairs) == 0 &&
 		old.n <= n && len(res.Messages) == old.engineLen+n-old.n &&
-		(n == old.n || sameContent(res.Messages[len(res.Messages)-1], m.entries[n-1].mc)) {
+		(n == old.n || msg.Equal(res.Messages[len(res.Messages)-1], m.entries[n-1].mc)) {
 		v.summary = old.summary
 		v.msgs = old.msgs[:len(old.msgs):len(old.msgs)]
 		for i := old.n; i < n; i++ {
@@ -97,7 +98,7 @@ func (m *Memory) keptLocked(n int) []int {
 	kept = append(kept, win[:lead]...)
 	for j := lead; j < len(win); {
 		k := j + 1
-		if e := m.entries[win[j]]; e.mc.Role == llms.ChatMessageTypeAI && hasToolCall(e.mc) {
+		if e := m.entries[win[j]]; e.mc.Role == llms.ChatMessageTypeAI && msg.HasToolCall(e.mc) {
 			for k < len(win) && m.entries[win[k]].mc.Role == llms.ChatMessageTypeTool {
 				k++
 			}
@@ -148,7 +149,7 @@ func (m *Memory) mapViewLocked(out []llms.MessageContent, hasSummary, noRepairs 
 		e := &m.entries[kept[t]]
 		om := out[oi]
 		oi++
-		if sameContent(om, e.mc) {
+		if msg.Equal(om, e.mc) {
 			msgs = append(msgs, e.msg)
 			continue
 		}
@@ -198,15 +199,6 @@ func textOf(mc llms.MessageContent) string {
 		}
 	}
 	return strings.Join(parts, "\n")
-}
-
-func hasToolCall(mc llms.MessageContent) bool {
-	for _, p := range mc.Parts {
-		if _, ok := p.(llms.ToolCall); ok {
-			return true
-		}
-	}
-	return false
 }
 
 // render returns the buffer string of msgs exactly as langchaingo's

@@ -3,9 +3,9 @@ package middleware
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
-	"fmt"
+
+	"github.com/agentcompact/compact/internal/msg"
 
 	"github.com/tmc/langchaingo/llms"
 )
@@ -45,81 +45,29 @@ const AutoSessionPrefix = "auto-"
 // ignored. An agent rebuilds the same opening on every iteration, so all the
 // calls of one run, and of later runs that replay the same history, share it.
 func autoKey(msgs []llms.MessageContent, head *string) string {
-	h := sha256.New()
-	var n [8]byte
-	write := func(tag byte, s string) {
-		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
-		h.Write([]byte{tag})
-		h.Write(n[:])
-		h.Write([]byte(s))
-	}
+	e := msg.NewEncoder(sha256.New())
 	i := 0
 	for ; i < len(msgs) && msgs[i].Role == llms.ChatMessageTypeSystem; i++ {
-		writeParts(write, msgs[i])
+		e.Message(msgs[i], true)
 	}
 	if head != nil {
 		// The same bytes as the user message the first call of the run
 		// (before any scratchpad step) hashes.
-		write('u', "")
-		writeParts(write, llms.MessageContent{Role: llms.ChatMessageTypeHuman, Parts: []llms.ContentPart{llms.TextContent{Text: *head}}})
+		e.Field('u', "")
+		e.Message(llms.MessageContent{Role: llms.ChatMessageTypeHuman, Parts: []llms.ContentPart{llms.TextContent{Text: *head}}}, true)
 	} else {
 		for ; i < len(msgs); i++ {
 			if msgs[i].Role == llms.ChatMessageTypeHuman {
-				write('u', "")
-				writeParts(write, msgs[i])
+				e.Field('u', "")
+				e.Message(msgs[i], true)
 				break
 			}
 		}
 		if i == len(msgs) && len(msgs) > 0 {
 			// No user message: the first message identifies the conversation.
-			write('f', "")
-			writeParts(write, msgs[0])
+			e.Field('f', "")
+			e.Message(msgs[0], true)
 		}
 	}
-	return AutoSessionPrefix + hex.EncodeToString(h.Sum(nil)[:12])
-}
-
-func writeParts(write func(byte, string), m llms.MessageContent) {
-	write('r', string(m.Role))
-	for k, p := range m.Parts {
-		switch p := p.(type) {
-		case llms.TextContent:
-			s := p.Text
-			if k == len(m.Parts)-1 {
-				s = trimRightSpace(s)
-			}
-			write('t', s)
-		case llms.ImageURLContent:
-			write('i', p.URL)
-		case llms.BinaryContent:
-			write('b', p.MIMEType)
-			write('d', string(p.Data))
-		case llms.ToolCall:
-			write('c', p.ID)
-			if p.FunctionCall != nil {
-				write('n', p.FunctionCall.Name)
-				write('a', p.FunctionCall.Arguments)
-			}
-		case llms.ToolCallResponse:
-			write('o', p.ToolCallID)
-			write('o', p.Content)
-		case nil:
-			write('0', "")
-		default:
-			write('x', fmt.Sprintf("%T", p))
-		}
-	}
-}
-
-func trimRightSpace(s string) string {
-	i := len(s)
-	for i > 0 {
-		switch s[i-1] {
-		case ' ', '\t', '\n', '\r':
-			i--
-			continue
-		}
-		break
-	}
-	return s[:i]
+	return AutoSessionPrefix + hex.EncodeToString(e.Sum(nil)[:12])
 }

@@ -1,6 +1,7 @@
 package middleware
 
 import (
+	"github.com/agentcompact/compact/internal/msg"
 	"regexp"
 	"strconv"
 	"strings"
@@ -114,9 +115,9 @@ func parseScratchpad(text string) (*textPrompt, bool) {
 			end = steps[i+1].start
 		}
 		obs := text[r.marker+len(obsMarker) : end]
-		body := trimRightSpace(obs)
+		body := msg.TrimRightSpace(obs)
 		if i == len(steps)-1 && strings.HasSuffix(body, "\nThought:") {
-			body = trimRightSpace(strings.TrimSuffix(body, "\nThought:"))
+			body = msg.TrimRightSpace(strings.TrimSuffix(body, "\nThought:"))
 		}
 		tp.steps = append(tp.steps, textStep{
 			log:    text[r.start:r.marker],

@@ -3,6 +3,7 @@ package middleware
 import (
 	"context"
 	"fmt"
+	"github.com/agentcompact/compact/internal/msg"
 	"os"
 	"path/filepath"
 	"sort"
@@ -111,7 +112,7 @@ func TestParseScratchpad(t *testing.T) {
 				assert.Equal(t, p, tp.text(), "exact reassembly")
 				if i == 0 {
 					head = tp.head
-					assert.Equal(t, trimRightSpace(prompts[0]), trimRightSpace(head), "the head is the first prompt")
+					assert.Equal(t, msg.TrimRightSpace(prompts[0]), msg.TrimRightSpace(head), "the head is the first prompt")
 				}
 				assert.Equal(t, head, tp.head, "the head is stable")
 				for k, s := range tp.steps {
@@ -199,7 +200,7 @@ func TestTextAgentCompaction(t *testing.T) {
 				}
 				assert.True(t, info.TextAgent, "call %d recognized", i)
 				assert.Equal(t, i, info.Steps)
-				require.True(t, strings.HasPrefix(p, trimRightSpace(head)), "call %d keeps the head", i)
+				require.True(t, strings.HasPrefix(p, msg.TrimRightSpace(head)), "call %d keeps the head", i)
 				last, _ := tool.Call(context.Background(), files[i-1])
 				assert.Contains(t, p, "Observation: "+strings.TrimRight(last, "\n"), "call %d: the latest observation is verbatim", i)
 				compactions += len(info.Compactions)
@@ -212,7 +213,7 @@ func TestTextAgentCompaction(t *testing.T) {
 			assert.Contains(t, final, "Action Input: "+files[len(files)-1])
 			tp, ok := parseScratchpad(final)
 			require.True(t, ok, "the compacted prompt is still a scratchpad")
-			assert.Equal(t, trimRightSpace(head), trimRightSpace(tp.head[:min(len(tp.head), len(trimRightSpace(head)))]))
+			assert.Equal(t, msg.TrimRightSpace(head), msg.TrimRightSpace(tp.head[:min(len(tp.head), len(msg.TrimRightSpace(head)))]))
 		})
 	}
 }

@@ -1,0 +1,168 @@
+package msg
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"hash"
+
+	"github.com/tmc/langchaingo/llms"
+)
+
+// Hash returns the stable content hash of m: the first 8 bytes of the
+// SHA-256 of its tagged encoding (see [Encoder]), as 16 hex digits. It is
+// the base of compact.MessageIDs and of persisted state: its output for a
+// given message never changes.
+func Hash(m llms.MessageContent) string {
+	e := NewEncoder(sha256.New())
+	e.Message(m, false)
+	var sum [sha256.Size]byte
+	return hex.EncodeToString(e.h.Sum(sum[:0])[:8])
+}
+
+// Encoder writes the tagged, length-prefixed encoding of messages to a
+// hash: every field is written as a tag byte, its length (8 bytes, little
+// endian) and its bytes, so that no two different messages share an
+// encoding.
+type Encoder struct {
+	h hash.Hash
+	n [8]byte
+}
+
+// NewEncoder returns an Encoder writing to h.
+func NewEncoder(h hash.Hash) *Encoder { return &Encoder{h: h} }
+
+// Sum returns the hash of everything written, appended to b.
+func (e *Encoder) Sum(b []byte) []byte { return e.h.Sum(b) }
+
+// Field writes one tagged field.
+func (e *Encoder) Field(tag byte, s string) {
+	binary.LittleEndian.PutUint64(e.n[:], uint64(len(s)))
+	e.h.Write([]byte{tag})
+	e.h.Write(e.n[:])
+	e.h.Write([]byte(s))
+}
+
+// Message writes m's role and parts. With trimLast, trailing blanks of a
+// last text part are not written (a conversation's opening hashed the same
+// whatever white space an agent appends).
+func (e *Encoder) Message(m llms.MessageContent, trimLast bool) {
+	e.Field('r', string(m.Role))
+	for k, p := range m.Parts {
+		switch p := p.(type) {
+		case llms.TextContent:
+			t := p.Text
+			if trimLast && k == len(m.Parts)-1 {
+				t = TrimRightSpace(t)
+			}
+			e.Field('t', t)
+		case llms.ToolCall:
+			e.Field('c', p.ID)
+			if p.FunctionCall != nil {
+				e.Field('n', p.FunctionCall.Name)
+				e.Field('a', p.FunctionCall.Arguments)
+			}
+		case llms.ToolCallResponse:
+			e.Field('i', p.ToolCallID)
+			e.Field('n', p.Name)
+			e.Field('o', p.Content)
+		case llms.ImageURLContent:
+			e.Field('u', p.URL)
+			e.Field('d', p.Detail)
+		case llms.BinaryContent:
+			e.Field('m', p.MIMEType)
+			e.Field('b', string(p.Data))
+		case nil:
+			e.Field('0', "")
+		default:
+			e.Field('x', fmt.Sprintf("%T:%v", p, p))
+		}
+	}
+}
+
+// TrimRightSpace returns s without trailing spaces, tabs and line breaks.
+func TrimRightSpace(s string) string {
+	i := len(s)
+	for i > 0 {
+		switch s[i-1] {
+		case ' ', '\t', '\n', '\r':
+			i--
+			continue
+		}
+		break
+	}
+	return s[:i]
+}
+
+// Clone returns m with a new Parts slice (part values are shared: they are
+// values, and their strings immutable).
+func Clone(m llms.MessageContent) llms.MessageContent {
+	return llms.MessageContent{Role: m.Role, Parts: append([]llms.ContentPart(nil), m.Parts...)}
+}
+
+// CloneAll returns a new slice of clones of msgs.
+func CloneAll(msgs []llms.MessageContent) []llms.MessageContent {
+	out := make([]llms.MessageContent, len(msgs))
+	for i, m := range msgs {
+		out[i] = Clone(m)
+	}
+	return out
+}
+
+// HasToolCall reports whether m holds a tool call part.
+func HasToolCall(m llms.MessageContent) bool {
+	for _, p := range m.Parts {
+		if _, ok := p.(llms.ToolCall); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Equal reports whether a and b have the same role and parts. Strings
+// compare by pointer first, so a message shared with an earlier input
+// compares in constant time per part. Part types it does not know compare
+// by their encoding, never by ==, which could panic on uncomparable dynamic
+// types.
+func Equal(a, b llms.MessageContent) bool {
+	if a.Role != b.Role || len(a.Parts) != len(b.Parts) {
+		return false
+	}
+	for i := range a.Parts {
+		if !EqualPart(a.Parts[i], b.Parts[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// EqualPart reports whether two parts are equal (see [Equal]).
+func EqualPart(a, b llms.ContentPart) bool {
+	switch a := a.(type) {
+	case llms.TextContent:
+		b, ok := b.(llms.TextContent)
+		return ok && a.Text == b.Text
+	case llms.ToolCallResponse:
+		b, ok := b.(llms.ToolCallResponse)
+		return ok && a == b
+	case llms.ToolCall:
+		b, ok := b.(llms.ToolCall)
+		if !ok || a.ID != b.ID || a.Type != b.Type || (a.FunctionCall == nil) != (b.FunctionCall == nil) {
+			return false
+		}
+		return a.FunctionCall == nil || *a.FunctionCall == *b.FunctionCall
+	case llms.ImageURLContent:
+		b, ok := b.(llms.ImageURLContent)
+		return ok && a == b
+	case llms.BinaryContent:
+		b, ok := b.(llms.BinaryContent)
+		return ok && a.MIMEType == b.MIMEType && bytes.Equal(a.Data, b.Data)
+	}
+	return partHash(a) == partHash(b)
+}
+
+func partHash(p llms.ContentPart) string {
+	return Hash(llms.MessageContent{Parts: []llms.ContentPart{p}})
+}
