@@ -39,6 +39,7 @@ func New(opts ...Option) (*Compactor, error) {
 		maxDepth:         DefaultMaxChainDepth,
 		maxSummaryTokens: DefaultMaxSummaryTokens,
 		summaryInputCap:  DefaultSummaryInputCap,
+		chainRetention:   DefaultChainRetention,
 	}
 	for _, opt := range opts {
 		if opt != nil {
@@ -87,6 +88,8 @@ func New(opts ...Option) (*Compactor, error) {
 		return nil, bad("WithMaxChainDepth", "%d must be >= 1", o.maxDepth)
 	case o.maxSummaryTokens < 1:
 		return nil, bad("WithMaxSummaryTokens", "%d must be >= 1", o.maxSummaryTokens)
+	case o.chainRetention < 1:
+		return nil, bad("WithChainRetention", "%d must be >= 1", o.chainRetention)
 	case o.summaryInputCap < 1:
 		return nil, bad("WithSummaryInputCap", "%d must be >= 1", o.summaryInputCap)
 	}

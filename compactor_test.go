@@ -176,7 +176,8 @@ func TestCompactKeepsTaskAndSystem(t *testing.T) {
 }
 
 func TestChainDepthAndParents(t *testing.T) {
-	c, err := New(WithContextWindow(3_000), WithReservedOutput(300), WithCooldown(0), WithMinMessages(0), WithMaxChainDepth(2))
+	c, err := New(WithContextWindow(3_000), WithReservedOutput(300), WithCooldown(0), WithMinMessages(0),
+		WithMaxChainDepth(2), WithChainRetention(1000))
 	require.NoError(t, err)
 	s := NewSession("chain")
 	msgs := conversation(60, 120)
@@ -195,6 +196,32 @@ func TestChainDepthAndParents(t *testing.T) {
 			assert.Equal(t, chain[i-1].ID, r.ParentID)
 		}
 	}
+}
+
+// TestChainRetention: the session keeps the newest records only, linked,
+// the newest one the summary in force.
+func TestChainRetention(t *testing.T) {
+	c, err := New(WithContextWindow(3_000), WithReservedOutput(300), WithCooldown(0), WithMinMessages(0), WithChainRetention(2))
+	require.NoError(t, err)
+	s := NewSession("chain")
+	msgs := conversation(60, 120)
+	var last *SummaryRecord
+	compactions := 0
+	for i := 3; i <= len(msgs); i += 2 {
+		res, err := c.Compact(context.Background(), s, msgs[:i])
+		require.NoError(t, err)
+		if res.Summary != nil && (last == nil || res.Summary.ID != last.ID) {
+			compactions++
+		}
+		last = res.Summary
+	}
+	require.Greater(t, compactions, 3)
+	chain := s.Summaries()
+	require.Len(t, chain, 2)
+	assert.Equal(t, chain[0].ID, chain[1].ParentID)
+	assert.Equal(t, last.ID, chain[1].ID)
+	_, err = New(WithChainRetention(0))
+	require.ErrorIs(t, err, ErrInvalidOption)
 }
 
 func TestSessionJSONRoundTrip(t *testing.T) {

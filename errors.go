@@ -13,6 +13,10 @@ var (
 	ErrBudgetTooSmall = errors.New("compact: system prompt and latest user message exceed the budget")
 	// ErrNilSession reports a nil *Session passed to Compact.
 	ErrNilSession = errors.New("compact: nil session")
+	// ErrInvalidInput reports call options that do not fit the input (ids
+	// of the wrong count, duplicate or malformed ids, a negative omitted
+	// count); the wrapping error says which.
+	ErrInvalidInput = errors.New("compact: invalid input")
 	// ErrSummarizer wraps a summarizer failure returned when abortOnFailure is set.
 	ErrSummarizer = errors.New("compact: summarizer failed")
 )

@@ -1,6 +1,9 @@
 package compact
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Reasons a compaction ran, recorded in [Event].Reason.
 const (
@@ -11,26 +14,29 @@ const (
 )
 
 // Event describes one compaction. It is passed to the observer set with
-// [WithObserver] and returned in [Result].Event.
+// [WithObserver] and the handler set with [WithEventHandler], and returned
+// in [Result].Event.
 type Event struct {
-	SessionID       string        `json:"sessionId,omitempty"`
-	Reason          string        `json:"reason"`
-	Mode            string        `json:"mode"`
-	Depth           int           `json:"depth"`
-	SummaryID       string        `json:"summaryId,omitempty"`
-	TokensBefore    int           `json:"tokensBefore"`
-	TokensAfter     int           `json:"tokensAfter"`
-	Budget          int           `json:"budget"`
-	RatioBefore     float64       `json:"ratioBefore"`
-	RatioAfter      float64       `json:"ratioAfter"`
-	MessagesBefore  int           `json:"messagesBefore"`
-	MessagesAfter   int           `json:"messagesAfter"`
-	Masked          int           `json:"masked"`
-	Dropped         int           `json:"dropped"`
-	Truncated       int           `json:"truncated"`
-	Repairs         []string      `json:"repairs,omitempty"`
-	SummarizerCalls int           `json:"summarizerCalls"`
-	Duration        time.Duration `json:"duration"`
+	SessionID       string   `json:"sessionId,omitempty"`
+	Reason          string   `json:"reason"`
+	Mode            string   `json:"mode"`
+	Depth           int      `json:"depth"`
+	SummaryID       string   `json:"summaryId,omitempty"`
+	TokensBefore    int      `json:"tokensBefore"`
+	TokensAfter     int      `json:"tokensAfter"`
+	Budget          int      `json:"budget"`
+	RatioBefore     float64  `json:"ratioBefore"`
+	RatioAfter      float64  `json:"ratioAfter"`
+	MessagesBefore  int      `json:"messagesBefore"`
+	MessagesAfter   int      `json:"messagesAfter"`
+	Masked          int      `json:"masked"`
+	Dropped         int      `json:"dropped"`
+	Truncated       int      `json:"truncated"`
+	Repairs         []string `json:"repairs,omitempty"`
+	SummarizerCalls int      `json:"summarizerCalls"`
+	// Start is when the Compact call began; Duration how long it took.
+	Start    time.Time     `json:"start"`
+	Duration time.Duration `json:"duration"`
 	// Err is the summarizer error that caused a fallback (Mode == ModeFallback),
 	// or nil. It is not serialized; ErrText carries its message.
 	Err     error  `json:"-"`
@@ -51,3 +57,16 @@ type Stats struct {
 	TokensSaved        int     `json:"tokensSaved"`
 	CompressionRatio   float64 `json:"compressionRatio"`
 }
+
+// An EventHandler receives the engine's events with the context of the
+// call that caused them. Implementations must be safe for concurrent use
+// and must not block for long: they run inside the Compact call.
+type EventHandler interface {
+	HandleEvent(ctx context.Context, e Event)
+}
+
+// EventHandlerFunc adapts an ordinary function to [EventHandler].
+type EventHandlerFunc func(ctx context.Context, e Event)
+
+// HandleEvent calls f(ctx, e).
+func (f EventHandlerFunc) HandleEvent(ctx context.Context, e Event) { f(ctx, e) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"github.com/agentcompact/compact/internal/msg"
 	"math/rand"
 	"slices"
 	"strings"
@@ -110,7 +111,7 @@ func runProperty(t *testing.T, seed int64, window, n int) {
 		before := deepCopy(in)
 		res, err := c.Compact(context.Background(), s, in)
 		if !slices.EqualFunc(before, in, func(a, b llms.MessageContent) bool {
-			return messageHash(a) == messageHash(b) && len(a.Parts) == len(b.Parts)
+			return msg.Hash(a) == msg.Hash(b) && len(a.Parts) == len(b.Parts)
 		}) {
 			t.Fatalf("seed %d call %d: I5: input mutated", seed, i)
 		}
@@ -128,7 +129,7 @@ func runProperty(t *testing.T, seed int64, window, n int) {
 		}
 		if !res.Compacted && prev != nil && len(res.Repairs) == 0 {
 			for k := range prev {
-				if k >= len(res.Messages) || messageHash(prev[k]) != messageHash(res.Messages[k]) {
+				if k >= len(res.Messages) || msg.Hash(prev[k]) != msg.Hash(res.Messages[k]) {
 					t.Fatalf("seed %d call %d: I7: message %d changed without compaction", seed, i, k)
 				}
 			}

@@ -1,8 +1,6 @@
 package compact
 
 import (
-	"strconv"
-
 	"github.com/agentcompact/compact/internal/msg"
 
 	"github.com/tmc/langchaingo/llms"
@@ -18,14 +16,9 @@ func MessageIDs(msgs []llms.MessageContent) []string {
 	ids := make([]string, len(msgs))
 	seen := make(map[string]int, len(msgs))
 	for i, m := range msgs {
-		id := messageHash(m)
+		id := msg.Hash(m)
 		seen[id]++
-		if n := seen[id]; n > 1 {
-			id += "~" + strconv.Itoa(n)
-		}
-		ids[i] = id
+		ids[i] = withOccurrence(id, seen[id])
 	}
 	return ids
 }
-
-func messageHash(m llms.MessageContent) string { return msg.Hash(m) }

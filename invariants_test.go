@@ -2,6 +2,7 @@ package compact
 
 import (
 	"fmt"
+	"github.com/agentcompact/compact/internal/msg"
 	"strings"
 	"testing"
 
@@ -23,7 +24,7 @@ func checkOutput(c *Compactor, in []llms.MessageContent, res *Result) error {
 	}
 	lead := 0
 	for lead < len(in) && in[lead].Role == llms.ChatMessageTypeSystem {
-		if lead >= len(out) || messageHash(out[lead]) != messageHash(repairOne(in[lead])) {
+		if lead >= len(out) || msg.Hash(out[lead]) != msg.Hash(repairOne(in[lead])) {
 			return fmt.Errorf("I3: system message %d not kept first and verbatim", lead)
 		}
 		lead++
@@ -52,7 +53,7 @@ func checkOutput(c *Compactor, in []llms.MessageContent, res *Result) error {
 }
 
 func repairOne(m llms.MessageContent) llms.MessageContent {
-	out, _ := repair([]llms.MessageContent{m})
+	out, _, _ := repair([]llms.MessageContent{m})
 	return out[0]
 }
 

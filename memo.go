@@ -4,7 +4,6 @@ import (
 	"strconv"
 
 	"github.com/agentcompact/compact/internal/msg"
-
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -13,8 +12,10 @@ import (
 // agent sends the same history plus a few messages on every call; the
 // common prefix is recognized by comparing messages (strings compare by
 // pointer first, so an unchanged history costs no hashing) and only the new
-// messages are hashed and counted. It is not serialized: a restored session
-// rebuilds it on its first call.
+// messages are hashed and counted. With caller-supplied ids the token
+// counts are found by id instead, so a caller's moving window costs no
+// recount. It is not serialized: a restored session rebuilds it on its
+// first call.
 type memo struct {
 	in    []llms.MessageContent
 	ids   []string
@@ -22,14 +23,34 @@ type memo struct {
 	tok   []int
 	seen  map[string]int
 	valid bool
+
+	byID map[string]memoEntry // caller-id mode
 }
 
-// prepare returns the ids and token counts of msgs (the repaired input),
-// reusing the memo for the common prefix, and updates the memo.
-func (c *Compactor) prepare(m *memo, msgs []llms.MessageContent) ([]string, []int) {
+type memoEntry struct {
+	m   llms.MessageContent
+	tok int
+}
+
+// prepare returns the ids and token counts of msgs (the repaired input).
+// callerIDs, when set, are the caller's ids of the input before repair
+// (src maps each repaired message to its input index, -1 for a synthetic
+// one); else ids are derived from content.
+func (c *Compactor) prepare(m *memo, msgs []llms.MessageContent, src []int, callerIDs []string) ([]string, []int) {
+	if callerIDs == nil {
+		m.byID = nil
+		return c.prepareDerived(m, msgs)
+	}
+	m.valid = false
+	return c.prepareCaller(m, msgs, src, callerIDs)
+}
+
+// prepareDerived reuses the memo for the common prefix of msgs and hashes
+// and counts the rest.
+func (c *Compactor) prepareDerived(m *memo, msgs []llms.MessageContent) ([]string, []int) {
 	k := 0
 	if m.valid {
-		for k < len(msgs) && k < len(m.in) && sameMessage(msgs[k], m.in[k]) {
+		for k < len(msgs) && k < len(m.in) && msg.Equal(msgs[k], m.in[k]) {
 			k++
 		}
 	}
@@ -45,12 +66,8 @@ func (c *Compactor) prepare(m *memo, msgs []llms.MessageContent) ([]string, []in
 		mc := msg.Clone(msgs[i])
 		b := msg.Hash(mc)
 		m.seen[b]++
-		id := b
-		if n := m.seen[b]; n > 1 {
-			id = b + "~" + strconv.Itoa(n)
-		}
 		m.in = append(m.in, mc)
-		m.ids = append(m.ids, id)
+		m.ids = append(m.ids, withOccurrence(b, m.seen[b]))
 		m.base = append(m.base, b)
 		m.tok = append(m.tok, c.counter.CountMessage(mc))
 	}
@@ -58,4 +75,47 @@ func (c *Compactor) prepare(m *memo, msgs []llms.MessageContent) ([]string, []in
 	return m.ids[:len(msgs):len(msgs)], m.tok[:len(msgs):len(msgs)]
 }
 
-func sameMessage(a, b llms.MessageContent) bool { return msg.Equal(a, b) }
+// prepareCaller names the repaired messages after the caller's ids: the
+// first message made from input i is ids[i], a second one (an orphaned
+// result split off by repair) ids[i]+".r2", and a synthetic one its content
+// hash; a name already taken gets an occurrence suffix. Token counts come
+// from the memo by id when the message is unchanged.
+func (c *Compactor) prepareCaller(m *memo, msgs []llms.MessageContent, src []int, callerIDs []string) ([]string, []int) {
+	ids := make([]string, len(msgs))
+	tok := make([]int, len(msgs))
+	taken := make(map[string]int, len(msgs))
+	from := make(map[int]int, 4)
+	next := make(map[string]memoEntry, len(msgs))
+	for i, mc := range msgs {
+		var id string
+		switch s := src[i]; {
+		case s < 0:
+			id = msg.Hash(mc)
+		default:
+			from[s]++
+			id = callerIDs[s]
+			if n := from[s]; n > 1 {
+				id += ".r" + strconv.Itoa(n)
+			}
+		}
+		taken[id]++
+		id = withOccurrence(id, taken[id])
+		ids[i] = id
+		e, ok := m.byID[id]
+		if !ok || !msg.Equal(e.m, mc) {
+			e = memoEntry{m: msg.Clone(mc), tok: c.counter.CountMessage(mc)}
+		}
+		tok[i] = e.tok
+		next[id] = e
+	}
+	m.byID = next
+	return ids, tok
+}
+
+// withOccurrence returns id for its first occurrence and id~n for the n-th.
+func withOccurrence(id string, n int) string {
+	if n > 1 {
+		return id + "~" + strconv.Itoa(n)
+	}
+	return id
+}

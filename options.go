@@ -20,6 +20,8 @@ const (
 	DefaultMaxSummaryTokens = 500
 	DefaultSummaryInputCap  = 8_000
 	DefaultReservedOutput   = 4_096
+	// DefaultChainRetention is how many summary records a Session keeps.
+	DefaultChainRetention = 8
 )
 
 type options struct {
@@ -43,6 +45,8 @@ type options struct {
 	registry         *extractors.Registry
 	counter          budget.Counter
 	observer         func(Event)
+	handler          EventHandler
+	chainRetention   int
 	priorities       Priorities
 	llmOptions       []LLMSummarizerOption
 }
@@ -135,6 +139,20 @@ func WithCounter(c budget.Counter) Option { return func(o *options) { o.counter 
 // WithObserver registers a function called synchronously with every
 // compaction [Event]. It must not block for long. Default: none.
 func WithObserver(fn func(Event)) Option { return func(o *options) { o.observer = fn } }
+
+// WithEventHandler registers a handler called synchronously with every
+// compaction [Event] and the context of the Compact call that caused it
+// (the caller's span, deadline and values), for tracing and metrics. It
+// must not block for long. It may be combined with [WithObserver]; both
+// are called. Default: none.
+func WithEventHandler(h EventHandler) Option { return func(o *options) { o.handler = h } }
+
+// WithChainRetention sets how many records of the summary chain a
+// [Session] keeps, newest last (the newest is the summary in force). Older
+// records leave the session, so its state stays small however long the
+// conversation; keep the whole chain from [Result].Summary (the memory
+// adapter and its stores do). Must be >= 1. Default 8.
+func WithChainRetention(n int) Option { return func(o *options) { o.chainRetention = n } }
 
 // WithPriorities replaces the priority table of stage 2. Default [DefaultPriorities].
 func WithPriorities(p Priorities) Option { return func(o *options) { o.priorities = p } }

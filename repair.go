@@ -40,7 +40,8 @@ const orphanPrefix = "[compact: tool result of "
 // message that needed a repair. msgs is not modified; the result is a new
 // slice whose unrepaired messages share their Parts slices with msgs.
 func Repair(msgs []llms.MessageContent) ([]llms.MessageContent, []string) {
-	return repair(msgs)
+	out, _, repairs := repair(msgs)
+	return out, repairs
 }
 
 type pendingCall struct {
@@ -51,12 +52,16 @@ type pendingCall struct {
 // repair returns a repaired copy of msgs and the repairs applied. The
 // returned slice is new; a message's Parts slice is shared with the input
 // when no repair touched it (the engine never writes to it). Messages the repair made
-// (orphans turned into user messages) have the prefix orphanPrefix.
-func repair(msgs []llms.MessageContent) ([]llms.MessageContent, []string) {
+// (orphans turned into user messages) have the prefix orphanPrefix. src
+// gives, for each returned message, the index of the input message it comes
+// from, or -1 for a synthetic tool result.
+func repair(msgs []llms.MessageContent) ([]llms.MessageContent, []int, []string) {
 	out := make([]llms.MessageContent, 0, len(msgs))
+	src := make([]int, 0, len(msgs))
 	var repairs []string
 	var pending []pendingCall
 	var orphans []llms.MessageContent
+	var orphanSrc []int
 	flush := func() {
 		var synth []llms.ContentPart
 		for _, p := range pending {
@@ -67,11 +72,13 @@ func repair(msgs []llms.MessageContent) ([]llms.MessageContent, []string) {
 		}
 		if len(synth) > 0 {
 			out = append(out, llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: synth})
+			src = append(src, -1)
 		}
 		out = append(out, orphans...)
-		pending, orphans = nil, nil
+		src = append(src, orphanSrc...)
+		pending, orphans, orphanSrc = nil, nil, nil
 	}
-	for _, m := range msgs {
+	for mi, m := range msgs {
 		// Parts slices are shared with the input unless a repair changes
 		// them; the engine never writes to them.
 		parts := m.Parts
@@ -109,12 +116,14 @@ func repair(msgs []llms.MessageContent) ([]llms.MessageContent, []string) {
 					Parts: []llms.ContentPart{llms.TextPart(fmt.Sprintf(
 						orphanPrefix+"%s (call %q) without a matching call]\n%s", nameOr(r.Name), r.ToolCallID, r.Content))},
 				})
+				orphanSrc = append(orphanSrc, mi)
 			}
 			if len(kept) == len(parts) {
 				kept = parts
 			}
 			if len(kept) > 0 || len(parts) == 0 {
 				out = append(out, llms.MessageContent{Role: m.Role, Parts: kept})
+				src = append(src, mi)
 			}
 			continue
 		}
@@ -134,9 +143,10 @@ func repair(msgs []llms.MessageContent) ([]llms.MessageContent, []string) {
 			}
 		}
 		out = append(out, llms.MessageContent{Role: m.Role, Parts: parts})
+		src = append(src, mi)
 	}
 	flush()
-	return out, repairs
+	return out, src, repairs
 }
 
 // textualizeCalls returns parts with every tool call turned into a text

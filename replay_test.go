@@ -2,6 +2,7 @@ package compact
 
 import (
 	"context"
+	"github.com/agentcompact/compact/internal/msg"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -36,7 +37,7 @@ func TestReplayInvariants(t *testing.T) {
 						// I7: previous output is a prefix of this one.
 						require.GreaterOrEqual(t, len(res.Messages), len(prev), "call %d", i)
 						for k := range prev {
-							require.Equal(t, messageHash(prev[k]), messageHash(res.Messages[k]), "call %d: message %d changed without compaction", i, k)
+							require.Equal(t, msg.Hash(prev[k]), msg.Hash(res.Messages[k]), "call %d: message %d changed without compaction", i, k)
 						}
 					}
 					prev = res.Messages

@@ -2,13 +2,18 @@ package compact
 
 import (
 	"encoding/json"
+
 	"fmt"
+	"github.com/agentcompact/compact/extractors"
 	"strings"
 	"sync"
 )
 
-// SessionVersion is the version of the JSON form of a [Session].
-const SessionVersion = 1
+// SessionVersion is the version of the JSON form of a [Session]. Version 2
+// added "failed" (masked tool outputs whose extraction reported an error)
+// and counts "lastCompactionLen" over the whole conversation, omitted
+// messages included (see [WithOmitted]); version-1 forms still decode.
+const SessionVersion = 2
 
 // Session holds the compaction state of one conversation: the summary chain,
 // which original messages the summaries cover, which tool outputs are
@@ -32,10 +37,14 @@ type sessionState struct {
 	// Masked maps the id of a tool message to the masked content of each of
 	// its parts ("" = part unchanged).
 	Masked map[string][]string `json:"masked,omitempty"`
+	// Failed lists the ids of masked tool messages whose extraction
+	// reported an error (stage 2 gives their rounds the tool-error priority).
+	Failed map[string]bool `json:"failed,omitempty"`
 	// Cut maps the id of a message cut by stage 3 to the part index and the
 	// kept head and tail lengths in bytes of that part's text.
-	Cut map[string][3]int `json:"cut,omitempty"`
-	// LastCompactionLen is the input length at the last compaction (cooldown).
+	Cut map[string]cutSpan `json:"cut,omitempty"`
+	// LastCompactionLen is the conversation's length at the last compaction
+	// (cooldown), messages omitted by the caller included.
 	LastCompactionLen int `json:"lastCompactionLen"`
 	// LastCompactionTokens is the output's tokens at the last compaction (hysteresis).
 	LastCompactionTokens int `json:"lastCompactionTokens"`
@@ -110,7 +119,8 @@ func (s *Session) MarshalJSON() ([]byte, error) {
 	return json.Marshal(&s.st)
 }
 
-// UnmarshalJSON replaces the session state with a decoded one. It is an
+// UnmarshalJSON replaces the session state with a decoded one, of this
+// version or an earlier one (see [SessionVersion]). It is an
 // error, leaving the session unchanged, when the state is of a newer version
 // than [SessionVersion] or a negative one, or when a record of its chain
 // has an empty summary (a compaction would insert an empty message).
@@ -139,6 +149,9 @@ func (s *Session) UnmarshalJSON(b []byte) error {
 	}
 	st.LastCompactionLen = max(0, st.LastCompactionLen)
 	st.LastCompactionTokens = max(0, st.LastCompactionTokens)
+	if st.Version < 2 {
+		st.Failed = failedFromMasks(st.Masked)
+	}
 	st.Version = SessionVersion
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -192,8 +205,14 @@ func (st *sessionState) clone() sessionState {
 			ns.Masked[k] = v
 		}
 	}
+	if st.Failed != nil {
+		ns.Failed = make(map[string]bool, len(st.Failed))
+		for k, v := range st.Failed {
+			ns.Failed[k] = v
+		}
+	}
 	if st.Cut != nil {
-		ns.Cut = make(map[string][3]int, len(st.Cut))
+		ns.Cut = make(map[string]cutSpan, len(st.Cut))
 		for k, v := range st.Cut {
 			ns.Cut[k] = v
 		}
@@ -201,10 +220,85 @@ func (st *sessionState) clone() sessionState {
 	return ns
 }
 
+// setMask records the masks of message id (and whether its extraction
+// reported an error).
+func (st *sessionState) setMask(id string, masks []string, failed bool) {
+	if st.Masked == nil {
+		st.Masked = map[string][]string{}
+	}
+	st.Masked[id] = masks
+	if failed {
+		if st.Failed == nil {
+			st.Failed = map[string]bool{}
+		}
+		st.Failed[id] = true
+	}
+}
+
+// setCut records the stage-3 cut of message id.
+func (st *sessionState) setCut(id string, c cutSpan) {
+	if st.Cut == nil {
+		st.Cut = map[string]cutSpan{}
+	}
+	st.Cut[id] = c
+}
+
+// drop records message id as summarized; its mask no longer matters.
+func (st *sessionState) drop(id string) {
+	st.Dropped = append(st.Dropped, id)
+	st.dropped = nil
+	delete(st.Masked, id)
+	delete(st.Failed, id)
+}
+
+// appendRecord makes r the active summary, keeping at most retain records.
+func (st *sessionState) appendRecord(r SummaryRecord, retain int) {
+	st.Chain = append(st.Chain, r)
+	if n := len(st.Chain); n > retain {
+		st.Chain = append([]SummaryRecord(nil), st.Chain[n-retain:]...)
+	}
+}
+
+// forgetAbsent removes from the dropped list the ids that are not in ids
+// (messages the caller omitted, all summarized), so that the state stays
+// proportional to the input.
+func (st *sessionState) forgetAbsent(ids []string) {
+	in := make(map[string]struct{}, len(ids))
+	for _, id := range ids {
+		in[id] = struct{}{}
+	}
+	kept := st.Dropped[:0:0]
+	for _, id := range st.Dropped {
+		if _, ok := in[id]; ok {
+			kept = append(kept, id)
+		}
+	}
+	if len(kept) != len(st.Dropped) {
+		st.Dropped, st.dropped = kept, nil
+	}
+}
+
+// failedFromMasks derives the failed set of a version-1 state from its
+// masks' fact lines.
+func failedFromMasks(masked map[string][]string) map[string]bool {
+	var failed map[string]bool
+	for id, masks := range masked {
+		for _, m := range masks {
+			if st, ok := extractors.FormattedStatus(m); ok && st == extractors.StatusError {
+				if failed == nil {
+					failed = map[string]bool{}
+				}
+				failed[id] = true
+				break
+			}
+		}
+	}
+	return failed
+}
+
 func (st *sessionState) updateStats(total, original, active int) {
 	s := &st.Stats
 	s.MessagesTotal = total
-	s.MessagesSummarized = len(st.Dropped)
 	s.MessagesMasked = len(st.Masked)
 	s.Summaries = len(st.Chain)
 	s.TokensOriginal = original
@@ -219,25 +313,25 @@ func (st *sessionState) updateStats(total, original, active int) {
 // MaxCalibration bounds the calibration factor of [Session.Calibrate].
 const MaxCalibration = 4.0
 
-// Calibrate records the provider-reported prompt tokens of a request whose
-// messages the engine counted as counted tokens. When the provider counts
-// more (a model without a public tokenizer, tool schemas the engine does not
-// see), later calls shrink the session's effective budget by that factor, as
-// an exponential moving average (weight 1/2), clamped to [1, MaxCalibration].
-// Counts that are not positive are ignored. Calibration never enlarges the
-// budget.
-func (s *Session) Calibrate(providerTokens, counted int) {
-	if providerTokens <= 0 || counted <= 0 {
+// Calibrate records how many more tokens the provider counted for a
+// request than the engine did: ratio is the provider's prompt tokens
+// divided by the engine's count of the same request. When the provider
+// counts more (a model without a public tokenizer, tool schemas the engine
+// does not see), later calls shrink the session's effective budget by the
+// factor, an exponential moving average (weight 1/2) clamped to
+// [1, MaxCalibration]. A ratio that is not positive and finite is ignored.
+// Calibration never enlarges the budget.
+func (s *Session) Calibrate(ratio float64) {
+	if !(ratio > 0) || !finite(ratio) {
 		return
 	}
-	r := float64(providerTokens) / float64(counted)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old := s.st.Calibration
 	if old < 1 {
 		old = 1
 	}
-	s.st.Calibration = clampCalibration((old + r) / 2)
+	s.st.Calibration = clampCalibration((old + ratio) / 2)
 }
 
 // clampCalibration bounds a calibration factor to [1, MaxCalibration].

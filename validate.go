@@ -3,6 +3,7 @@ package compact
 import (
 	"errors"
 	"fmt"
+	"github.com/agentcompact/compact/internal/msg"
 
 	"github.com/tmc/langchaingo/llms"
 )
@@ -66,7 +67,7 @@ func (c *Compactor) validate(w *work, out []llms.MessageContent, tokens, bud int
 		return fmt.Errorf("%w: I2: %w", ErrInvariant, err)
 	}
 	for i := 0; i < w.lead; i++ {
-		if i >= len(out) || messageHash(out[i]) != messageHash(w.msgs[i]) {
+		if i >= len(out) || msg.Hash(out[i]) != msg.Hash(w.msgs[i]) {
 			return fmt.Errorf("%w: I3: system message %d changed", ErrInvariant, i)
 		}
 	}

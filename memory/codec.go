@@ -306,4 +306,3 @@ func fromContent(mc llms.MessageContent) []llms.ChatMessage {
 		return []llms.ChatMessage{OtherMessage{Type: mc.Role, Content: content}}
 	}
 }
-

@@ -140,9 +140,6 @@ func calibrationFactor(provider, counted, tools, budget int) (float64, bool) {
 	return min(compact.MaxCalibration, float64(budget)*r/room), true
 }
 
-// calibrationScale expresses a factor as the integer pair Session.Calibrate takes.
-const calibrationScale = 1 << 20
-
 // toolCounter counts the tokens of the tool and function definitions of a
 // call, memoized by their JSON (agents send the same definitions on every
 // iteration).

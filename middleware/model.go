@@ -217,15 +217,15 @@ func (m *Model) prepare(ctx context.Context, msgs []llms.MessageContent, info *C
 		key = autoTableKey(id)
 	}
 	sess, created := m.table.get(key)
-	if !explicit && !created && !coversAny(sess, p.in) {
-		sess, created = m.table.replace(key), true
-		m.log(ctx, slog.LevelWarn, "compact: session restarted: its summary covers none of the messages (another conversation with the same opening?)", "session", id)
-	}
 	p.id, p.sess = id, sess
 	info.SessionID, info.Explicit, info.NewSession = id, explicit, created
 	res, err := m.c.Compact(ctx, sess, p.in)
 	if err != nil {
 		return nil, fmt.Errorf("middleware: compact %d messages of session %q: %w", len(msgs), id, err)
+	}
+	if res.Restarted {
+		info.NewSession = true
+		m.log(ctx, slog.LevelWarn, "compact: session restarted: its summary covers none of the messages (another conversation under the same session?)", "session", id)
 	}
 	m.setResult(p, res, info)
 	return p, nil
@@ -285,7 +285,7 @@ func (m *Model) calibrate(p *prepared, resp *llms.ContentResponse, options []llm
 			}
 		}
 		if f, ok := calibrationFactor(provider, info.SentTokens, m.tools.count(m.c, &co), m.c.Budget()); ok {
-			p.sess.Calibrate(int(f*calibrationScale), calibrationScale)
+			p.sess.Calibrate(f)
 		}
 	}
 	info.Calibration = p.sess.Calibration()
@@ -316,33 +316,6 @@ func (m *Model) log(ctx context.Context, level slog.Level, msg string, args ...a
 	if m.o.logger != nil {
 		m.o.logger.Log(ctx, level, msg, args...)
 	}
-}
-
-// coversAny reports whether the session has no summary, or its summary
-// covers at least one of msgs. The covered messages are usually among the
-// first ones, so a short prefix is hashed first.
-func coversAny(s *compact.Session, msgs []llms.MessageContent) bool {
-	cov := s.Covered()
-	if len(cov) == 0 {
-		return true
-	}
-	set := make(map[string]struct{}, len(cov))
-	for _, id := range cov {
-		set[id] = struct{}{}
-	}
-	check := func(ids []string) bool {
-		for _, id := range ids {
-			if _, ok := set[id]; ok {
-				return true
-			}
-		}
-		return false
-	}
-	const prefix = 32
-	if len(msgs) > prefix && check(compact.MessageIDs(msgs[:prefix])) {
-		return true
-	}
-	return check(compact.MessageIDs(msgs))
 }
 
 // autoTableKey keeps automatic keys apart from explicit ids in the table.

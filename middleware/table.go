@@ -11,13 +11,12 @@ import (
 // table is the bounded session table: an LRU list with an idle TTL, safe for
 // concurrent use. Every operation is O(1) amortized.
 type table struct {
-	mu   sync.Mutex
-	max  int
-	ttl  time.Duration
-	now  func() time.Time
-	ll   list.List // of *entry, most recently used first
-	m    map[string]*list.Element
-	evic uint64 // sessions evicted or expired, cumulative
+	mu  sync.Mutex
+	max int
+	ttl time.Duration
+	now func() time.Time
+	ll  list.List // of *entry, most recently used first
+	m   map[string]*list.Element
 }
 
 type entry struct {
@@ -55,24 +54,6 @@ func (t *table) get(id string) (s *compact.Session, created bool) {
 	e := &entry{id: id, s: compact.NewSession(id), used: now}
 	t.m[id] = t.ll.PushFront(e)
 	return e.s, true
-}
-
-// replace installs a fresh session under id and returns it.
-func (t *table) replace(id string) *compact.Session {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := compact.NewSession(id)
-	if el, ok := t.m[id]; ok {
-		e := el.Value.(*entry)
-		e.s, e.used = s, t.now()
-		t.ll.MoveToFront(el)
-		return s
-	}
-	for t.ll.Len() >= t.max {
-		t.remove(t.ll.Back())
-	}
-	t.m[id] = t.ll.PushFront(&entry{id: id, s: s, used: t.now()})
-	return s
 }
 
 // lookup returns the live session of id without creating or touching it.
@@ -140,5 +121,4 @@ func (t *table) expire(now time.Time) {
 func (t *table) remove(el *list.Element) {
 	e := t.ll.Remove(el).(*entry)
 	delete(t.m, e.id)
-	t.evic++
 }

@@ -56,17 +56,17 @@ func TestTableTTL(t *testing.T) {
 	assert.Equal(t, 1, tb.len())
 }
 
-func TestTablePutReplaceForget(t *testing.T) {
+func TestTablePutForget(t *testing.T) {
 	tb := newTable(2, 0, time.Now)
 	s := compact.NewSession("restored")
 	tb.put("x", s)
 	got, created := tb.get("x")
 	assert.False(t, created)
 	assert.Same(t, s, got)
-	r := tb.replace("x")
-	assert.NotSame(t, s, r)
+	r := compact.NewSession("other")
+	tb.put("x", r)
 	assert.Same(t, r, tb.lookup("x"))
-	tb.replace("y")
+	tb.put("y", s)
 	tb.put("z", s) // capacity 2: x is evicted
 	assert.Nil(t, tb.lookup("x"))
 	assert.True(t, tb.forget("z"))

@@ -1,0 +1,66 @@
+package compact
+
+import (
+	"fmt"
+	"regexp"
+)
+
+// CallOption configures one [Compactor.Compact] or [Compactor.CompactNow]
+// call. Options are applied in order; nil options are ignored.
+type CallOption func(*callOptions)
+
+type callOptions struct {
+	ids     []string
+	omitted int
+}
+
+// WithMessageIDs gives the stable ids of the input messages, index for
+// index, instead of the ids the engine derives from their content
+// ([MessageIDs]). An adapter that keeps its own history passes the ids it
+// persists, so the session's state (what is summarized, masked, cut) refers
+// to the same names whatever part of the history it passes. Each id must be
+// non-empty, at most 256 bytes of [A-Za-z0-9_.~-], and unique in the call;
+// the same id must always name the same message content. Messages the
+// engine adds when it repairs the input get derived ids. Default: derived
+// from content.
+func WithMessageIDs(ids []string) CallOption {
+	return func(o *callOptions) { o.ids = ids }
+}
+
+// WithOmitted tells the engine that the caller left n earlier messages of
+// the conversation out of the input, each of them already summarized by
+// the session (it was dropped by an earlier call of this session). They
+// count towards the conversation's length (cooldown, minMessages, stats),
+// and the session forgets their ids, so its state stays proportional to
+// the input. Use it with [WithMessageIDs], whose ids stay the same when the
+// caller's window moves. n must be >= 0. Default 0: the input is the whole
+// conversation.
+func WithOmitted(n int) CallOption {
+	return func(o *callOptions) { o.omitted = n }
+}
+
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9_.~-]{1,256}$`)
+
+// check validates the call options against an input of n messages.
+func (o *callOptions) check(n int) error {
+	if o.omitted < 0 {
+		return fmt.Errorf("%w: WithOmitted(%d): must be >= 0", ErrInvalidInput, o.omitted)
+	}
+	if o.ids == nil {
+		return nil
+	}
+	if len(o.ids) != n {
+		return fmt.Errorf("%w: WithMessageIDs: %d ids for %d messages", ErrInvalidInput, len(o.ids), n)
+	}
+	seen := make(map[string]int, n)
+	for i, id := range o.ids {
+		if !idPattern.MatchString(id) {
+			return fmt.Errorf("%w: WithMessageIDs: id %d (%.40q) is not 1-256 bytes of [A-Za-z0-9_.~-]", ErrInvalidInput, i, id)
+		}
+		if j, dup := seen[id]; dup {
+			return fmt.Errorf("%w: WithMessageIDs: id %q at %d and %d", ErrInvalidInput, id, j, i)
+		}
+		seen[id] = i
+	}
+	return nil
+}

@@ -1,0 +1,185 @@
+package compact
+
+import (
+	"encoding/json"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/agentcompact/compact/internal/msg"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// CutMarker is the visible marker stage 3 puts where it cut a message.
+const CutMarker = "\n[… compact: %d bytes cut …]\n"
+
+// CutArgumentsKey is the one key of the JSON object that replaces tool call
+// arguments cut by stage 3: {"compact_cut_arguments": "<head>[… cut …]<tail>"}.
+const CutArgumentsKey = "compact_cut_arguments"
+
+// cutSpan is one stage-3 cut of a message: the index of the part cut and
+// the bytes of its text kept at the head and at the tail. Its JSON form is
+// the array [part, head, tail].
+type cutSpan struct {
+	Part, Head, Tail int
+}
+
+// MarshalJSON encodes the cut as [part, head, tail].
+func (c cutSpan) MarshalJSON() ([]byte, error) {
+	return json.Marshal([3]int{c.Part, c.Head, c.Tail})
+}
+
+// UnmarshalJSON decodes [part, head, tail].
+func (c *cutSpan) UnmarshalJSON(b []byte) error {
+	var a [3]int
+	if err := json.Unmarshal(b, &a); err != nil {
+		return err
+	}
+	*c = cutSpan{Part: a[0], Head: a[1], Tail: a[2]}
+	return nil
+}
+
+// kept returns the bytes the cut keeps.
+func (c cutSpan) kept() int { return c.Head + c.Tail }
+
+// cut is stage 3b: it shortens the largest non-system messages, head and
+// tail, until the total fits limit. Cuts are relative to the message as
+// masked, so that the session can replay them. It returns how many
+// messages it cut and whether the budget now holds.
+func (w *work) cut(ns *sessionState, limit int) (int, bool) {
+	n := 0
+	done := map[int]bool{}
+	for w.total() > limit {
+		best := w.largestUncut(done)
+		if best < 0 {
+			return n, false
+		}
+		id := w.ids[best]
+		uncut := w.msgs[best]
+		if m, ok := ns.Masked[id]; ok {
+			uncut = applyMask(uncut, m)
+		}
+		part, text, _ := largestText(uncut)
+		prev, had := ns.Cut[id]
+		kept := len(text)
+		if had {
+			kept = prev.kept()
+		}
+		keep := w.bytesToKeep(kept, best, limit)
+		if keep <= 0 {
+			keep = 0
+			done[best] = true
+		}
+		c := cutSpan{Part: part, Head: keep / 2, Tail: keep - keep/2}
+		if !had {
+			n++
+		}
+		ns.setCut(id, c)
+		w.view[best] = c.apply(uncut)
+		w.tokens[best] = w.c.counter.CountMessage(w.view[best])
+		w.cutm[best] = true
+	}
+	return n, true
+}
+
+// largestUncut returns the index of the message with the most tokens that
+// has a text to cut and is not done, or -1.
+func (w *work) largestUncut(done map[int]bool) int {
+	best, bestTok := -1, -1
+	for i := w.lead; i < len(w.view); i++ {
+		if w.dropped[i] || done[i] || w.tokens[i] <= bestTok {
+			continue
+		}
+		if _, _, ok := largestText(w.view[i]); ok {
+			best, bestTok = i, w.tokens[i]
+		}
+	}
+	return best
+}
+
+// bytesToKeep returns how many of kept bytes message i may keep: fewer in
+// proportion to the tokens that must go, with a margin; at most half of
+// them.
+func (w *work) bytesToKeep(kept, i, limit int) int {
+	excess := w.total() - limit
+	tt := max(1, w.tokens[i])
+	keep := kept - int(float64(kept)*float64(excess+16)/float64(tt)) - 8
+	if keep >= kept {
+		keep = kept / 2
+	}
+	return keep
+}
+
+// largestText returns the index and text of the largest text-bearing part
+// of m: text, tool result content, or tool call arguments (which a cut
+// re-encodes as a valid JSON object, see cutSpan.apply).
+func largestText(m llms.MessageContent) (int, string, bool) {
+	best, text, ok := -1, "", false
+	for k, p := range m.Parts {
+		var t string
+		switch p := p.(type) {
+		case llms.TextContent:
+			t = p.Text
+		case llms.ToolCallResponse:
+			t = p.Content
+		case llms.ToolCall:
+			if p.FunctionCall == nil {
+				continue
+			}
+			t = p.FunctionCall.Arguments
+		default:
+			continue
+		}
+		if !ok || len(t) > len(text) {
+			best, text, ok = k, t, true
+		}
+	}
+	return best, text, ok
+}
+
+// apply keeps the head and tail bytes of the cut part of m (snapped to
+// UTF-8 boundaries) around a visible marker. Tool call arguments are cut the
+// same way and re-encoded as a JSON object with the single key
+// CutArgumentsKey, so that they stay valid JSON. Out-of-range values (a
+// corrupted persisted state) leave m unchanged.
+func (c cutSpan) apply(m llms.MessageContent) llms.MessageContent {
+	if c.Part < 0 || c.Part >= len(m.Parts) || c.Head < 0 || c.Tail < 0 {
+		return m
+	}
+	out := msg.Clone(m)
+	switch p := out.Parts[c.Part].(type) {
+	case llms.TextContent:
+		p.Text = c.text(p.Text)
+		out.Parts[c.Part] = p
+	case llms.ToolCallResponse:
+		p.Content = c.text(p.Content)
+		out.Parts[c.Part] = p
+	case llms.ToolCall:
+		if p.FunctionCall != nil {
+			if t := c.text(p.FunctionCall.Arguments); t != p.FunctionCall.Arguments {
+				b, _ := json.Marshal(map[string]string{CutArgumentsKey: t})
+				fc := *p.FunctionCall
+				fc.Arguments = string(b)
+				p.FunctionCall = &fc
+				out.Parts[c.Part] = p
+			}
+		}
+	}
+	return out
+}
+
+// text returns t cut to its head and tail around the marker, or t when it
+// is not longer than what the cut keeps.
+func (c cutSpan) text(t string) string {
+	h, tl := c.Head, c.Tail
+	if h+tl >= len(t) {
+		return t
+	}
+	for h > 0 && !utf8.RuneStart(t[h]) {
+		h--
+	}
+	ts := len(t) - tl
+	for ts < len(t) && !utf8.RuneStart(t[ts]) {
+		ts++
+	}
+	return t[:h] + fmt.Sprintf(CutMarker, ts-h) + t[ts:]
+}

@@ -1,0 +1,124 @@
+package compact
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/agentcompact/compact/internal/msg"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// dropAndSummarize is stage 2 (with stage 3a, shrinking the tail): it
+// chooses the units to drop by priority, summarizes them once (folding in
+// the active summary) and records the drops and the new summary in ns. A
+// summarizer failure falls back to the rule-based summary unless
+// abortOnFailure is set; only ctx's error or that one is returned.
+func (c *Compactor) dropAndSummarize(ctx context.Context, w *work, ns *sessionState, ev *Event, target, bud, tailStart int) error {
+	newDrops := w.selectDrops(target, bud, tailStart, c.o.preserveFloor)
+	if len(newDrops) == 0 {
+		return nil
+	}
+	rec, calls, sumErr := c.summarize(ctx, w, ns.latest(), newDrops)
+	ev.SummarizerCalls = calls
+	if sumErr != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if c.o.abortOnFailure {
+			return fmt.Errorf("%w: %w", ErrSummarizer, sumErr)
+		}
+		ev.Err, ev.ErrText = sumErr, sumErr.Error()
+		ns.Stats.Fallbacks++
+	}
+	for _, i := range newDrops {
+		w.dropped[i] = true
+		ns.drop(w.ids[i])
+	}
+	ns.Stats.MessagesSummarized += len(newDrops)
+	ns.appendRecord(rec, c.o.chainRetention)
+	ns.Stats.SummarizerCalls += calls
+	w.setSummary(rec)
+	ev.Mode, ev.Dropped, ev.SummaryID = rec.Mode, len(newDrops), rec.ID
+	return nil
+}
+
+// kindOf classifies the unit u for the priority table.
+func (w *work) kindOf(u int, tailStart int) Kind {
+	r := w.units[u]
+	switch {
+	case r[0] < w.lead:
+		return KindSystem
+	case w.last >= 0 && u == w.unit[w.last]:
+		return KindLatestUser
+	case w.first >= 0 && u == w.unit[w.first]:
+		return KindTask
+	case r[0] >= tailStart:
+		return KindTail
+	}
+	m := w.msgs[r[0]]
+	switch m.Role {
+	case llms.ChatMessageTypeHuman:
+		return KindUser
+	case llms.ChatMessageTypeAI:
+		if r[1]-r[0] > 1 || msg.HasToolCall(m) {
+			for i := r[0] + 1; i < r[1]; i++ {
+				if w.failed[i] {
+					return KindToolError
+				}
+			}
+			return KindToolRound
+		}
+		return KindAssistant
+	}
+	return KindOther
+}
+
+// selectDrops chooses the units to drop, lowest priority and oldest first,
+// until the estimated total fits target; when the candidates run out while
+// over the budget it shrinks the tail down to floor messages. It returns the
+// indexes of the messages to drop, in order.
+func (w *work) selectDrops(target, bud, tailStart, floor int) []int {
+	c := w.c
+	estSummary := c.counter.Count(SummaryPreamble) + c.SummaryCap() + 8
+	need := w.total() - w.sumTok + estSummary - target
+	chosen := map[int]bool{}
+	pick := func(tailStart int) {
+		type cand struct{ u, prio int }
+		var cands []cand
+		for u := range w.units {
+			if chosen[u] || w.dropped[w.units[u][0]] {
+				continue
+			}
+			k := w.kindOf(u, tailStart)
+			if k.Pinned() {
+				continue
+			}
+			cands = append(cands, cand{u, c.o.priorities.of(k)})
+		}
+		sort.SliceStable(cands, func(a, b int) bool { return cands[a].prio < cands[b].prio })
+		for _, cd := range cands {
+			if need <= 0 {
+				return
+			}
+			chosen[cd.u] = true
+			r := w.units[cd.u]
+			for i := r[0]; i < r[1]; i++ {
+				need -= w.tokens[i]
+			}
+		}
+	}
+	pick(tailStart)
+	for p := c.o.preserveRecent - 1; need > 0 && need+target > bud && p >= floor; p-- {
+		pick(w.tailStart(p))
+	}
+	var idx []int
+	for u := range w.units {
+		if chosen[u] {
+			for i := w.units[u][0]; i < w.units[u][1]; i++ {
+				idx = append(idx, i)
+			}
+		}
+	}
+	return idx
+}

@@ -1,0 +1,98 @@
+package compact
+
+import "github.com/tmc/langchaingo/llms"
+
+// output is the context a call returns and where each message comes from.
+type output struct {
+	msgs   []llms.MessageContent
+	origin []int // per message: the caller's input index, -1 if made by the engine
+}
+
+// outputLen returns the number of messages output would return.
+func (w *work) outputLen() int {
+	n := 0
+	for _, d := range w.dropped {
+		if !d {
+			n++
+		}
+	}
+	if w.summary != nil {
+		n++
+	}
+	return n
+}
+
+// output returns the view as a new slice: the leading system messages, the
+// summary, then every message not dropped. All Parts slices are new and
+// share one backing array.
+func (w *work) output() output {
+	nparts := 0
+	for i := range w.view {
+		if !w.dropped[i] {
+			nparts += len(w.view[i].Parts)
+		}
+	}
+	if w.summary != nil {
+		nparts += len(w.summary.Parts)
+	}
+	parts := make([]llms.ContentPart, 0, nparts)
+	n := w.outputLen()
+	out := output{msgs: make([]llms.MessageContent, 0, n), origin: make([]int, 0, n)}
+	add := func(m llms.MessageContent, src int) {
+		start := len(parts)
+		parts = append(parts, m.Parts...)
+		out.msgs = append(out.msgs, llms.MessageContent{Role: m.Role, Parts: parts[start:len(parts):len(parts)]})
+		out.origin = append(out.origin, src)
+	}
+	for i := 0; i < w.lead; i++ {
+		add(w.view[i], w.src[i])
+	}
+	if w.summary != nil {
+		add(*w.summary, -1)
+	}
+	for i := w.lead; i < len(w.view); i++ {
+		if !w.dropped[i] {
+			add(w.view[i], w.src[i])
+		}
+	}
+	return out
+}
+
+// states returns what the view does with each of the caller's input
+// messages. An input message split by repair is summarized when any of its
+// parts is.
+func (w *work) states() []MessageState {
+	st := make([]MessageState, w.nIn)
+	for i, s := range w.src {
+		if s < 0 {
+			continue
+		}
+		switch {
+		case w.dropped[i]:
+			st[s] |= StateSummarized
+		default:
+			if w.masked[i] {
+				st[s] |= StateMasked
+			}
+			if w.cutm[i] {
+				st[s] |= StateCut
+			}
+		}
+	}
+	for i := range st {
+		if st[i].Summarized() {
+			st[i] = StateSummarized
+		}
+	}
+	return st
+}
+
+// result builds the Result of a call that did not compact.
+func (w *work) result(st *sessionState, tokens, inputTokens, bud int, repairs []string) *Result {
+	return w.resultFrom(w.output(), st, tokens, inputTokens, bud, repairs)
+}
+
+func (w *work) resultFrom(out output, st *sessionState, tokens, inputTokens, bud int, repairs []string) *Result {
+	return &Result{Messages: out.msgs, Origin: out.origin, States: w.states(), Tokens: tokens,
+		InputTokens: inputTokens, Budget: bud, Repairs: repairs, Summary: st.latest()}
+}

@@ -1,0 +1,72 @@
+package compact
+
+import "github.com/tmc/langchaingo/llms"
+
+// Result is the outcome of one Compact call.
+type Result struct {
+	// Messages is the context to send: a new slice owned by the caller. Its
+	// messages have new Parts slices; part values are shared with the input.
+	Messages []llms.MessageContent
+	// Origin gives, for each message of Messages, the index of the input
+	// message it stands for (verbatim, masked or cut, see States), or -1
+	// for a message the engine made: the summary, or a tool result a repair
+	// added. A repair may split one input message in two (an orphaned tool
+	// result becomes a user message): both then have its index.
+	Origin []int
+	// States gives, for each message of the input (index for index), what
+	// the output did with it.
+	States []MessageState
+	// Compacted reports whether a compaction ran in this call.
+	Compacted bool
+	// Restarted reports that the session's summary covered none of the
+	// input messages, so its state was started over before this call
+	// (another conversation under the same session, or an already compacted
+	// list passed back); nothing of the input was lost.
+	Restarted bool
+	// Event describes the compaction, or is nil when none ran.
+	Event *Event
+	// Tokens is the token count of Messages; InputTokens that of the input
+	// as given (after repair). Budget is the available budget.
+	Tokens, InputTokens, Budget int
+	// Repairs lists the repairs applied to the input (see RepairOrphan).
+	Repairs []string
+	// Summary is a copy of the active summary, or nil.
+	Summary *SummaryRecord
+}
+
+// MessageState says what an output did with one input message. The zero
+// value is [StateKept]; Masked and Cut may be combined.
+type MessageState uint8
+
+// The states of an input message in a [Result].
+const (
+	// StateKept: the message is in the output verbatim.
+	StateKept MessageState = 0
+	// StateMasked: its tool outputs are replaced by their extractor facts.
+	StateMasked MessageState = 1 << iota
+	// StateCut: stage 3 cut its largest text, head and tail kept, marked.
+	StateCut
+	// StateSummarized: it is not in the output; the summary stands for it.
+	StateSummarized
+)
+
+// Summarized reports whether the message is left out, the summary standing for it.
+func (s MessageState) Summarized() bool { return s&StateSummarized != 0 }
+
+// InOutput reports whether the message is in the output, verbatim, masked or cut.
+func (s MessageState) InOutput() bool { return !s.Summarized() }
+
+// String returns "kept", "summarized", or the combination of "masked" and "cut".
+func (s MessageState) String() string {
+	switch {
+	case s.Summarized():
+		return "summarized"
+	case s&StateMasked != 0 && s&StateCut != 0:
+		return "masked+cut"
+	case s&StateMasked != 0:
+		return "masked"
+	case s&StateCut != 0:
+		return "cut"
+	}
+	return "kept"
+}

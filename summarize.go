@@ -1,0 +1,76 @@
+package compact
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agentcompact/compact/internal/msg"
+	"github.com/google/uuid"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// summarize condenses the messages at idx, folding in prev. It never fails
+// without a usable record: on a summarizer error it returns the rule-based
+// record (Mode fallback) together with the error.
+func (c *Compactor) summarize(ctx context.Context, w *work, prev *SummaryRecord, idx []int) (SummaryRecord, int, error) {
+	req := SummarizeRequest{
+		Messages:       make([]llms.MessageContent, len(idx)),
+		MessageIDs:     make([]string, len(idx)),
+		Previous:       prev,
+		Depth:          1,
+		MaxTokens:      c.SummaryCap(),
+		MaxInputTokens: c.o.summaryInputCap,
+		Count:          c.counter.Count,
+		Extractors:     c.registry,
+	}
+	for k, i := range idx {
+		req.Messages[k] = msg.Clone(w.msgs[i])
+		req.MessageIDs[k] = w.ids[i]
+	}
+	if prev != nil {
+		req.Depth = min(prev.Depth+1, c.o.maxDepth)
+	}
+	var rec SummaryRecord
+	var err error
+	calls := 0
+	if c.summarizer != nil {
+		var st SummarizerStats
+		rec, err = c.summarizer.Summarize(ContextWithSummarizerStats(ctx, &st), req)
+		calls = st.Attempts
+		if st.Calls == 0 {
+			calls = 1 // a custom summarizer that does not report its calls
+		}
+		if err == nil && strings.TrimSpace(rec.Summary) == "" {
+			err = errors.New("summarizer returned an empty summary")
+		}
+		if err == nil && c.counter.Count(rec.Summary) > req.MaxTokens {
+			err = fmt.Errorf("summarizer returned %d tokens, cap %d", c.counter.Count(rec.Summary), req.MaxTokens)
+		}
+	}
+	if c.summarizer == nil || err != nil {
+		var rerr error
+		rec, rerr = c.rule.Summarize(ctx, req)
+		if rerr != nil {
+			return SummaryRecord{}, calls, errors.Join(err, rerr)
+		}
+		if err != nil {
+			rec.Mode = ModeFallback
+		}
+	}
+	if rec.Mode == "" {
+		rec.Mode = ModeLLM
+	}
+	rec.ID = uuid.NewString()
+	rec.Depth = req.Depth
+	rec.ParentID = ""
+	if prev != nil {
+		rec.ParentID = prev.ID
+	}
+	rec.Timestamp = time.Now().UTC()
+	rec.OriginalMessageIDs = req.MessageIDs
+	rec.TokenEstimate = c.counter.Count(SummaryPreamble + rec.Summary)
+	return rec, calls, err
+}

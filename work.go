@@ -1,0 +1,204 @@
+package compact
+
+import (
+	"github.com/agentcompact/compact/budget"
+	"github.com/agentcompact/compact/extractors"
+	"github.com/agentcompact/compact/internal/msg"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// work is the state of one Compact call over the repaired input.
+type work struct {
+	c       *Compactor
+	msgs    []llms.MessageContent // repaired input
+	src     []int                 // per index: the caller's input index, -1 if synthetic
+	nIn     int                   // length of the caller's input
+	ids     []string
+	lead    int // number of leading system messages
+	last    int // index of the latest user message, or -1
+	first   int // index of the first user message (the task), or -1
+	unit    []int
+	units   [][2]int // [start, end) per unit
+	dropped []bool
+	masked  []bool
+	cutm    []bool
+	failed  []bool                // per index: a masked tool output whose extraction reported an error
+	view    []llms.MessageContent // per index: the message as sent (masked/cut)
+	tokens  []int                 // per index: tokens of view[i]
+	calls   map[string]extractors.Call
+	summary *llms.MessageContent
+	sumTok  int
+	base    int // tokens of an empty list (reply priming)
+}
+
+func (c *Compactor) newWork(msgs []llms.MessageContent, src []int, nIn int, ids []string, inTok []int) *work {
+	n := len(msgs)
+	w := &work{c: c, msgs: msgs, src: src, nIn: nIn, ids: ids, last: -1, first: -1,
+		unit: make([]int, n), dropped: make([]bool, n), masked: make([]bool, n), cutm: make([]bool, n),
+		failed: make([]bool, n), view: make([]llms.MessageContent, n), tokens: make([]int, n)}
+	copy(w.tokens, inTok)
+	if n > 0 {
+		w.base = budget.ReplyPriming
+	}
+	for w.lead < n && msgs[w.lead].Role == llms.ChatMessageTypeSystem {
+		w.lead++
+	}
+	for i := n - 1; i >= w.lead; i-- {
+		if msgs[i].Role == llms.ChatMessageTypeHuman && !isOrphanText(msgs[i]) {
+			w.last = i
+			break
+		}
+	}
+	for i := w.lead; i < n; i++ {
+		if msgs[i].Role == llms.ChatMessageTypeHuman && !isOrphanText(msgs[i]) {
+			w.first = i
+			break
+		}
+	}
+	w.buildUnits()
+	copy(w.view, msgs)
+	return w
+}
+
+// buildUnits groups the messages into units: an assistant message calling
+// tools with the tool messages after it, or one message.
+func (w *work) buildUnits() {
+	n := len(w.msgs)
+	for i := 0; i < n; {
+		j := i + 1
+		if i >= w.lead && w.msgs[i].Role == llms.ChatMessageTypeAI && msg.HasToolCall(w.msgs[i]) {
+			for j < n && w.msgs[j].Role == llms.ChatMessageTypeTool {
+				j++
+			}
+		}
+		for k := i; k < j; k++ {
+			w.unit[k] = len(w.units)
+		}
+		w.units = append(w.units, [2]int{i, j})
+		i = j
+	}
+}
+
+// pinned reports whether index i may never be dropped (system prefix,
+// latest user message, task).
+func (w *work) pinned(i int) bool {
+	return i < w.lead || (w.last >= 0 && w.unit[i] == w.unit[w.last]) || (w.first >= 0 && w.unit[i] == w.unit[w.first])
+}
+
+// apply replays the session's view: dropped ids, masks, cuts, summary.
+// With omitted (the caller left summarized messages out) the session
+// forgets the dropped ids absent from the input; without, a session whose
+// summary covers none of the input is started over, and apply reports it.
+func (w *work) apply(st *sessionState, omitted bool) (restarted bool) {
+	if len(st.Dropped) > 0 {
+		if omitted {
+			st.forgetAbsent(w.ids)
+		} else if !w.anyIn(st.droppedSet()) {
+			// None of the summarized messages is in this input: the session's
+			// state belongs to another conversation (or the caller passes an
+			// already compacted list back). Start over rather than insert an
+			// unrelated summary; nothing of the input is lost.
+			*st = sessionState{Version: SessionVersion, ID: st.ID, Stats: st.Stats, Calibration: st.Calibration}
+			return true
+		}
+		w.applyDrops(st.droppedSet())
+	}
+	if len(st.Masked) > 0 || len(st.Cut) > 0 {
+		w.applyMasksAndCuts(st)
+	}
+	if l := st.latest(); l != nil {
+		w.setSummary(*l)
+	}
+	return false
+}
+
+// applyDrops drops every unit any of whose messages was dropped, so that
+// tool pairs stay whole even if the caller's history changed; pinned units
+// stay.
+func (w *work) applyDrops(set map[string]struct{}) {
+	for _, r := range w.units {
+		drop := false
+		for i := r[0]; i < r[1] && !drop; i++ {
+			_, drop = set[w.ids[i]]
+		}
+		if drop && !w.pinned(r[0]) {
+			for i := r[0]; i < r[1]; i++ {
+				w.dropped[i] = true
+			}
+		}
+	}
+}
+
+func (w *work) applyMasksAndCuts(st *sessionState) {
+	for i, id := range w.ids {
+		if w.dropped[i] {
+			continue
+		}
+		changed := false
+		if m, ok := st.Masked[id]; ok {
+			w.view[i], changed = applyMask(w.msgs[i], m), true
+			w.masked[i], w.failed[i] = true, st.Failed[id]
+		}
+		if cut, ok := st.Cut[id]; ok {
+			w.view[i], changed = cut.apply(w.view[i]), true
+			w.cutm[i] = true
+		}
+		if changed {
+			w.tokens[i] = w.c.counter.CountMessage(w.view[i])
+		}
+	}
+}
+
+// anyIn reports whether any input message's id is in set.
+func (w *work) anyIn(set map[string]struct{}) bool {
+	for _, id := range w.ids {
+		if _, ok := set[id]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *work) setSummary(r SummaryRecord) {
+	m := llms.MessageContent{Role: llms.ChatMessageTypeHuman, Parts: []llms.ContentPart{llms.TextPart(SummaryPreamble + r.Summary)}}
+	w.summary = &m
+	w.sumTok = w.c.counter.CountMessage(m)
+}
+
+func (w *work) total() int {
+	t := w.base + w.sumTok
+	for i, d := range w.dropped {
+		if !d {
+			t += w.tokens[i]
+		}
+	}
+	return t
+}
+
+// tailStart returns the first index of the preserved tail of n recent
+// messages, widened so that no tool round is split.
+func (w *work) tailStart(n int) int {
+	s := max(len(w.msgs)-n, w.lead)
+	if s < len(w.msgs) {
+		s = w.units[w.unit[s]][0]
+	}
+	return s
+}
+
+func (w *work) callsByID() map[string]extractors.Call {
+	if w.calls == nil {
+		w.calls = map[string]extractors.Call{}
+		for _, m := range w.msgs {
+			for _, p := range m.Parts {
+				if tc, ok := p.(llms.ToolCall); ok {
+					call := extractors.Call{ID: tc.ID}
+					if tc.FunctionCall != nil {
+						call.Name, call.Arguments = tc.FunctionCall.Name, tc.FunctionCall.Arguments
+					}
+					w.calls[tc.ID] = call
+				}
+			}
+		}
+	}
+	return w.calls
+}
