@@ -50,24 +50,73 @@ func (c *Compactor) CompactNow(ctx context.Context, s *Session, msgs []llms.Mess
 	return c.run(ctx, s, msgs, reason, opts)
 }
 
-func (c *Compactor) run(ctx context.Context, s *Session, in []llms.MessageContent, force string, opts []CallOption) (*Result, error) {
-	if s == nil {
-		return nil, ErrNilSession
-	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	if err := ctx.Err(); err != nil {
+// View returns the session's current view of msgs: what Compact returns
+// when it does not compact (the active summary in place of the messages it
+// covers, masks and cuts applied, the new messages appended), without
+// compacting and without changing the session. An adapter uses it to show
+// the context before a background compaction has run. Its errors are
+// Compact's, but for the compaction ones.
+func (c *Compactor) View(ctx context.Context, s *Session, msgs []llms.MessageContent, opts ...CallOption) (res *Result, err error) {
+	co, err := begin(ctx, s, msgs, opts)
+	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("%w: panic: %v", ErrInvariant, r)
+		}
+	}()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.st.clone()
+	w, repairs, inputTokens := c.load(s, msgs, co)
+	restarted := w.apply(&st, co.omitted > 0)
+	res = w.result(&st, w.total(), inputTokens, st.effectiveBudget(c.budget), repairs)
+	res.Restarted = restarted
+	return res, nil
+}
+
+// begin checks the arguments common to every call and applies the call
+// options.
+func begin(ctx context.Context, s *Session, in []llms.MessageContent, opts []CallOption) (callOptions, error) {
 	var co callOptions
+	if s == nil {
+		return co, ErrNilSession
+	}
+	if ctx != nil {
+		if err := ctx.Err(); err != nil {
+			return co, err
+		}
+	}
 	for _, o := range opts {
 		if o != nil {
 			o(&co)
 		}
 	}
-	if err := co.check(len(in)); err != nil {
+	return co, co.check(len(in))
+}
+
+// load repairs the input, names and counts its messages, and returns the
+// work over it (before the session's view is applied), the repairs and the
+// input's tokens. s.mu must be held.
+func (c *Compactor) load(s *Session, in []llms.MessageContent, co callOptions) (*work, []string, int) {
+	msgs, src, repairs := repair(in)
+	ids, inTok := c.prepare(&s.memo, msgs, src, co.ids)
+	w := c.newWork(msgs, src, len(in), ids, inTok)
+	inputTokens := w.base
+	for _, t := range inTok {
+		inputTokens += t
+	}
+	return w, repairs, inputTokens
+}
+
+func (c *Compactor) run(ctx context.Context, s *Session, in []llms.MessageContent, force string, opts []CallOption) (*Result, error) {
+	co, err := begin(ctx, s, in, opts)
+	if err != nil {
 		return nil, err
+	}
+	if ctx == nil {
+		ctx = context.Background()
 	}
 	start := time.Now()
 	res, ev, err := c.runSafe(ctx, s, in, force, co, start)
@@ -106,15 +155,9 @@ func (c *Compactor) runLocked(ctx context.Context, s *Session, in []llms.Message
 	defer s.mu.Unlock()
 	st := &s.st
 	bud := st.effectiveBudget(c.budget)
-	msgs, src, repairs := repair(in)
-	ids, inTok := c.prepare(&s.memo, msgs, src, co.ids)
-	w := c.newWork(msgs, src, len(in), ids, inTok)
+	w, repairs, inputTokens := c.load(s, in, co)
 	restarted := w.apply(st, co.omitted > 0)
-	convLen := len(msgs) + co.omitted
-	inputTokens := w.base
-	for _, t := range inTok {
-		inputTokens += t
-	}
+	convLen := len(w.msgs) + co.omitted
 	tokens := w.total()
 	reason := force
 	if reason == "" {

@@ -18,7 +18,7 @@ func MessageIDs(msgs []llms.MessageContent) []string {
 	for i, m := range msgs {
 		id := msg.Hash(m)
 		seen[id]++
-		ids[i] = withOccurrence(id, seen[id])
+		ids[i] = msg.ID(id, seen[id])
 	}
 	return ids
 }

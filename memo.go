@@ -67,7 +67,7 @@ func (c *Compactor) prepareDerived(m *memo, msgs []llms.MessageContent) ([]strin
 		b := msg.Hash(mc)
 		m.seen[b]++
 		m.in = append(m.in, mc)
-		m.ids = append(m.ids, withOccurrence(b, m.seen[b]))
+		m.ids = append(m.ids, msg.ID(b, m.seen[b]))
 		m.base = append(m.base, b)
 		m.tok = append(m.tok, c.counter.CountMessage(mc))
 	}
@@ -99,7 +99,7 @@ func (c *Compactor) prepareCaller(m *memo, msgs []llms.MessageContent, src []int
 			}
 		}
 		taken[id]++
-		id = withOccurrence(id, taken[id])
+		id = msg.ID(id, taken[id])
 		ids[i] = id
 		e, ok := m.byID[id]
 		if !ok || !msg.Equal(e.m, mc) {
@@ -110,12 +110,4 @@ func (c *Compactor) prepareCaller(m *memo, msgs []llms.MessageContent, src []int
 	}
 	m.byID = next
 	return ids, tok
-}
-
-// withOccurrence returns id for its first occurrence and id~n for the n-th.
-func withOccurrence(id string, n int) string {
-	if n > 1 {
-		return id + "~" + strconv.Itoa(n)
-	}
-	return id
 }

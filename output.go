@@ -59,28 +59,31 @@ func (w *work) output() output {
 }
 
 // states returns what the view does with each of the caller's input
-// messages. An input message split by repair is summarized when any of its
-// parts is.
+// messages. An input message split by repair is summarized only when every
+// part of it is: otherwise it is (partly) in the output.
 func (w *work) states() []MessageState {
 	st := make([]MessageState, w.nIn)
+	parts := make([]int8, w.nIn) // per input: repaired messages not dropped (+1), dropped (-1 once)
 	for i, s := range w.src {
 		if s < 0 {
 			continue
 		}
-		switch {
-		case w.dropped[i]:
-			st[s] |= StateSummarized
-		default:
-			if w.masked[i] {
-				st[s] |= StateMasked
+		if w.dropped[i] {
+			if parts[s] == 0 {
+				parts[s] = -1
 			}
-			if w.cutm[i] {
-				st[s] |= StateCut
-			}
+			continue
+		}
+		parts[s] = 1
+		if w.masked[i] {
+			st[s] |= StateMasked
+		}
+		if w.cutm[i] {
+			st[s] |= StateCut
 		}
 	}
-	for i := range st {
-		if st[i].Summarized() {
+	for i, p := range parts {
+		if p < 0 {
 			st[i] = StateSummarized
 		}
 	}

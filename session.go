@@ -105,6 +105,42 @@ func (s *Session) Stats() Stats {
 	return s.st.Stats
 }
 
+// RenameIDs renames the message ids the session's state refers to (the
+// summarized, masked and cut messages): an id rename maps takes its new
+// name, an id it does not map is forgotten. The chain's records keep the
+// ids they were made with. It is for a caller that changes how it names
+// its messages (see [WithMessageIDs]), such as an adapter migrating state
+// it persisted under an older scheme.
+func (s *Session) RenameIDs(rename map[string]string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := &s.st
+	dropped := make([]string, 0, len(st.Dropped))
+	for _, id := range st.Dropped {
+		if n, ok := rename[id]; ok {
+			dropped = append(dropped, n)
+		}
+	}
+	st.Dropped, st.dropped = dropped, nil
+	st.Masked = renameKeys(st.Masked, rename)
+	st.Failed = renameKeys(st.Failed, rename)
+	st.Cut = renameKeys(st.Cut, rename)
+	s.memo = memo{}
+}
+
+func renameKeys[V any](m map[string]V, rename map[string]string) map[string]V {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]V, len(m))
+	for id, v := range m {
+		if n, ok := rename[id]; ok {
+			out[n] = v
+		}
+	}
+	return out
+}
+
 // Reset forgets all compaction state, keeping the id.
 func (s *Session) Reset() {
 	s.mu.Lock()

@@ -16,14 +16,10 @@ import (
 // conflicts with other writers of the same session.
 const maxSaveAttempts = 8
 
-// The engine state is rewritten for a new window (a JSON round trip, and
-// the engine then hashes the window again) only once the window can lose at
-// least moveBatch messages or the state's chain holds chainTrim records:
-// until then the covered messages simply stay in the window.
-const (
-	moveBatch = 16
-	chainTrim = 8
-)
+// moveBatch is how many summarized messages the window must be able to
+// lose before it moves (a move rebuilds the window, O(window)); until then
+// they simply stay in it, left out of the context by the engine.
+const moveBatch = 16
 
 // syncState brings the Memory up to date: the stored state when the store
 // holds a version it has not adopted (or at first use), then the history.
@@ -76,7 +72,6 @@ func (m *Memory) adoptLocked(st State) {
 		return
 	}
 	m.sess = sess
-	m.engineChain = min(len(st.Chain), chainTrim)
 	m.chain = st.Chain
 	m.stored = len(st.Chain)
 	m.verified = len(st.Chain)
@@ -109,7 +104,14 @@ func (m *Memory) checkStateLocked(st State) (*compact.Session, error) {
 			return nil, err
 		}
 	}
-	return sessionFrom(st.Engine, m.o.sessionID)
+	sess, err := sessionFrom(st.Engine, m.o.sessionID)
+	if err != nil {
+		return nil, err
+	}
+	if engineFormVersion(st.Engine) < 2 {
+		m.migrateV1Locked(sess, st)
+	}
+	return sess, nil
 }
 
 // stateLocked returns the state to save.
@@ -140,12 +142,14 @@ func (m *Memory) runEngine(ctx context.Context, force string) (res *compact.Resu
 		}
 		m.mu.Lock()
 		msgs := m.win[:len(m.win):len(m.win)]
+		opts := []compact.CallOption{compact.WithMessageIDs(m.winIDs[:len(m.win):len(m.win)]),
+			compact.WithOmitted(len(m.entries) - len(m.win))}
 		sess, gen, n := m.sess, m.gen, len(m.entries)
 		m.mu.Unlock()
 		if force != "" {
-			res, err = m.c.CompactNow(ctx, sess, msgs, force)
+			res, err = m.c.CompactNow(ctx, sess, msgs, force, opts...)
 		} else {
-			res, err = m.c.Compact(ctx, sess, msgs)
+			res, err = m.c.Compact(ctx, sess, msgs, opts...)
 		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("memory: compact session %q: %w", m.o.sessionID, err)
@@ -192,12 +196,12 @@ func (m *Memory) runEngine(ctx context.Context, force string) (res *compact.Resu
 }
 
 // recordCompactionLocked appends the audit record of a new summary and
-// moves the window past what the chain now covers.
+// moves the window past what the session now summarizes.
 func (m *Memory) recordCompactionLocked(res *compact.Result, n int) {
 	newRec := false
 	if ev := res.Event; ev != nil && ev.SummaryID != "" && res.Summary != nil && res.Summary.ID == ev.SummaryID {
 		pos := make(map[string]int, m.windowLen(n))
-		m.windowLocked(n, func(i int) { pos[m.entries[i].wid] = i })
+		m.windowLocked(n, func(i int) { pos[m.entries[i].id] = i })
 		rec := Record{SummaryRecord: *res.Summary}
 		for _, id := range res.Summary.OriginalMessageIDs {
 			if p, ok := pos[id]; ok {
@@ -208,7 +212,7 @@ func (m *Memory) recordCompactionLocked(res *compact.Result, n int) {
 		rec.OriginalMessageIDs = make([]string, len(rec.Positions))
 		msgs := make([]llms.ChatMessage, len(rec.Positions))
 		for k, p := range rec.Positions {
-			rec.OriginalMessageIDs[k] = m.entries[p].full
+			rec.OriginalMessageIDs[k] = m.entries[p].id
 			msgs[k] = m.entries[p].msg
 		}
 		sum, err := HashMessages(msgs)
@@ -217,142 +221,121 @@ func (m *Memory) recordCompactionLocked(res *compact.Result, n int) {
 		}
 		rec.SHA256 = sum
 		m.chain = append(m.chain, rec)
-		m.engineChain++
 		newRec = true
 	}
-	m.moveWindowLocked(n, len(res.Repairs) == 0)
+	m.moveWindowLocked(n, res.States)
 	if newRec {
 		m.chain[len(m.chain)-1].UpTo = m.start
 	}
 }
 
-// moveWindowLocked moves the window past what the engine dropped: kept
-// units (a message, or an AI message calling tools with its results) before
-// start that the engine has dropped since leave the window, and start
-// advances over whole units below n - minWindow, a unit the engine dropped
-// leaving the window, a unit it keeps moving to the kept list. A unit
-// partly dropped stops the advance, and a move that would put a system
-// message first after the leading ones is not made (the engine would take
-// it for a leading one). Then it rewrites the engine state for the new
-// window and trims the state's chain to the record in force. canShift is
-// false when the engine repaired its input: its ids may then differ from
-// the window's.
-func (m *Memory) moveWindowLocked(n int, canShift bool) {
-	x, kept, excluded := m.start, m.kept, 0
-	if canShift {
-		keep := make(map[int]bool)
-		for _, i := range m.keptLocked(n) {
-			keep[i] = true
-		}
-		// unit returns the end of the unit starting at position i, among
-		// the positions next(i) yields.
-		isCall := func(i int) bool {
-			e := m.entries[i]
-			return e.mc.Role == llms.ChatMessageTypeAI && msg.HasToolCall(e.mc)
-		}
-		isTool := func(i int) bool { return m.entries[i].mc.Role == llms.ChatMessageTypeTool }
-		classify := func(unit []int) (all, none bool) {
-			all, none = true, true
-			for _, k := range unit {
-				if keep[k] {
-					none = false
-				} else {
-					all = false
-				}
-			}
-			return all, none
-		}
-		kept = make([]int, 0, len(m.kept))
-		for j := 0; j < len(m.kept); {
-			k := j + 1
-			if isCall(m.kept[j]) {
-				for k < len(m.kept) && m.kept[k] == m.kept[k-1]+1 && isTool(m.kept[k]) {
-					k++
-				}
-			}
-			if _, none := classify(m.kept[j:k]); none {
-				excluded += k - j
-			} else {
-				kept = append(kept, m.kept[j:k]...)
-			}
-			j = k
-		}
-		limit := n - m.o.minWindow
-		unit := make([]int, 0, 8)
-		for x < limit {
-			unit = append(unit[:0], x)
-			y := x + 1
-			if isCall(x) {
-				for y < n && isTool(y) {
-					unit = append(unit, y)
-					y++
-				}
-			}
-			if y > limit {
-				break
-			}
-			all, none := classify(unit)
-			if all == none {
-				break // partly dropped
-			}
-			if all {
-				kept = append(kept, unit...)
-			} else {
-				excluded += y - x
-			}
-			x = y
-		}
-		head := func(start int, kept []int) int {
-			if len(kept) > 0 {
-				return kept[0]
-			}
-			return start
-		}
-		if h := head(x, kept); excluded < moveBatch || (h < len(m.entries) && h != head(m.start, m.kept) &&
-			m.entries[h].mc.Role == llms.ChatMessageTypeSystem) {
-			x, kept, excluded = m.start, m.kept, 0
-		}
-	}
-	if excluded == 0 && m.engineChain < chainTrim {
-		return // nothing worth rewriting the engine state for yet
-	}
-	var remap map[string]string
-	if excluded > 0 {
-		remap = make(map[string]string, m.lead+len(kept)+len(m.entries)-x)
-		count := make(map[string]int, len(remap))
-		add := func(i int) {
-			e := m.entries[i]
-			count[e.base]++
-			remap[e.wid] = idFor(e.base, count[e.base])
-		}
-		for i := 0; i < m.lead; i++ {
-			add(i)
-		}
-		for _, i := range kept {
-			add(i)
-		}
-		for i := x; i < len(m.entries); i++ {
-			add(i)
-		}
-	}
-	js, err := m.sess.MarshalJSON()
-	if err == nil {
-		js, err = rewriteEngineState(js, remap, excluded)
-	}
-	var sess *compact.Session
-	if err == nil {
-		sess, err = sessionFrom(js, m.o.sessionID)
-	}
-	if err != nil {
-		if !m.formWarned {
-			m.formWarned = true
-			m.log.Warn("memory: cannot rewrite the engine state; the window stays where it is", "err", err)
-		}
+// moveWindowLocked moves the window past what the engine summarized, given
+// the states it reported for the window's messages below n: kept units (a
+// message, or an AI message calling tools with its results) before start
+// that are summarized now leave the window, and start advances over whole
+// units below n - minWindow, a summarized unit leaving the window, another
+// moving to the kept list. A unit partly summarized stops the advance, and
+// a move that would put a system message first after the leading ones is
+// not made (the engine would take it for a leading one). Nothing moves
+// until at least moveBatch messages can leave.
+func (m *Memory) moveWindowLocked(n int, states []compact.MessageState) {
+	if len(states) != m.windowLen(n) {
 		return
 	}
-	m.sess = sess
-	m.engineChain = min(m.engineChain, 1)
-	if excluded > 0 {
-		m.rebuildWindowLocked(x, kept)
+	summarized := make(map[int]bool, len(states))
+	j := 0
+	m.windowLocked(n, func(i int) {
+		summarized[i] = states[j].Summarized()
+		j++
+	})
+	kept, excluded := m.prunedKeptLocked(summarized)
+	x, more, ex := m.advanceLocked(n, summarized)
+	kept, excluded = append(kept, more...), excluded+ex
+	head := func(start int, kept []int) int {
+		if len(kept) > 0 {
+			return kept[0]
+		}
+		return start
 	}
+	if h := head(x, kept); excluded < moveBatch || (h < len(m.entries) && h != head(m.start, m.kept) &&
+		m.entries[h].mc.Role == llms.ChatMessageTypeSystem) {
+		return
+	}
+	m.rebuildWindowLocked(x, kept)
+}
+
+// isCallLocked and isToolLocked classify entry i for the unit rules.
+func (m *Memory) isCallLocked(i int) bool {
+	e := m.entries[i]
+	return e.mc.Role == llms.ChatMessageTypeAI && msg.HasToolCall(e.mc)
+}
+
+func (m *Memory) isToolLocked(i int) bool { return m.entries[i].mc.Role == llms.ChatMessageTypeTool }
+
+// prunedKeptLocked returns the kept list without its units that are now
+// wholly summarized, and how many messages it left out.
+func (m *Memory) prunedKeptLocked(summarized map[int]bool) (kept []int, excluded int) {
+	kept = make([]int, 0, len(m.kept))
+	for j := 0; j < len(m.kept); {
+		k := j + 1
+		if m.isCallLocked(m.kept[j]) {
+			for k < len(m.kept) && m.kept[k] == m.kept[k-1]+1 && m.isToolLocked(m.kept[k]) {
+				k++
+			}
+		}
+		if all, _ := classifyUnit(m.kept[j:k], summarized); all {
+			excluded += k - j
+		} else {
+			kept = append(kept, m.kept[j:k]...)
+		}
+		j = k
+	}
+	return kept, excluded
+}
+
+// advanceLocked returns how far start can advance over whole units below
+// n - minWindow, the units it passes that stay in the context (for the kept
+// list), and how many messages it passes that are summarized.
+func (m *Memory) advanceLocked(n int, summarized map[int]bool) (x int, kept []int, excluded int) {
+	x = m.start
+	limit := n - m.o.minWindow
+	unit := make([]int, 0, 8)
+	for x < limit {
+		unit = append(unit[:0], x)
+		y := x + 1
+		if m.isCallLocked(x) {
+			for y < n && m.isToolLocked(y) {
+				unit = append(unit, y)
+				y++
+			}
+		}
+		if y > limit {
+			break
+		}
+		all, none := classifyUnit(unit, summarized)
+		if !all && !none {
+			break // partly summarized
+		}
+		if all {
+			excluded += y - x
+		} else {
+			kept = append(kept, unit...)
+		}
+		x = y
+	}
+	return x, kept, excluded
+}
+
+// classifyUnit reports whether every message of unit is summarized, and
+// whether none is.
+func classifyUnit(unit []int, summarized map[int]bool) (all, none bool) {
+	all, none = true, true
+	for _, k := range unit {
+		if summarized[k] {
+			none = false
+		} else {
+			all = false
+		}
+	}
+	return all, none
 }

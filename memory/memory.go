@@ -42,36 +42,34 @@ type Memory struct {
 	engineMu sync.Mutex // one engine call (and its save) at a time
 	histMu   sync.Mutex // calls into the history, one at a time
 
-	mu          sync.Mutex
-	entries     []entry
-	fullCount   map[string]int // base id -> occurrences in the history
-	winCount    map[string]int // base id -> occurrences in the window
-	win         []llms.MessageContent
-	lead        int   // leading system messages of the history
-	start       int   // the window's start (summarized-up-to position)
-	kept        []int // positions before start still in the window
-	epoch       uint64
-	epochKnown  bool
-	histNil     bool // the history's last Messages() result was nil
-	sess        *compact.Session
-	chain       []Record
-	version     int64
-	stored      int  // chain records known to be in the store
-	verified    int  // chain records checked against the history
-	dirty       bool // state changed since the last successful save
-	loaded      bool
-	seen        int    // history length of the last engine call
-	gen         uint64 // incremented whenever the state is replaced
-	view        cachedView
-	lossy       bool // the history drops tool calls or tool messages
-	formWarned  bool
-	engineChain int // records in the engine state's chain
-	closed      bool
-	async       bool
-	running     bool
-	pending     bool
-	idle        chan struct{}
-	bgErr       error
+	mu         sync.Mutex
+	entries    []entry
+	fullCount  map[string]int // base id -> occurrences in the history
+	win        []llms.MessageContent
+	winIDs     []string // the ids of win's messages in the whole history
+	lead       int      // leading system messages of the history
+	start      int      // the window's start (summarized-up-to position)
+	kept       []int    // positions before start still in the window
+	epoch      uint64
+	epochKnown bool
+	histNil    bool // the history's last Messages() result was nil
+	sess       *compact.Session
+	chain      []Record
+	version    int64
+	stored     int  // chain records known to be in the store
+	verified   int  // chain records checked against the history
+	dirty      bool // state changed since the last successful save
+	loaded     bool
+	seen       int    // history length of the last engine call
+	gen        uint64 // incremented whenever the state is replaced
+	view       cachedView
+	lossy      bool // the history drops tool calls or tool messages
+	closed     bool
+	async      bool
+	running    bool
+	pending    bool
+	idle       chan struct{}
+	bgErr      error
 }
 
 var _ schema.Memory = (*Memory)(nil)
@@ -88,7 +86,7 @@ func New(c *compact.Compactor, opts ...Option) *Memory {
 		}
 	}
 	m := &Memory{c: c, o: o, store: o.store, log: o.logger,
-		fullCount: map[string]int{}, winCount: map[string]int{}}
+		fullCount: map[string]int{}}
 	if m.c == nil {
 		m.c, m.cErr = compact.New()
 		if m.cErr != nil {
@@ -177,7 +175,7 @@ func (m *Memory) context(ctx context.Context) ([]llms.ChatMessage, string, error
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if !m.view.valid || m.view.n > len(m.entries) {
-		m.view = m.stateViewLocked(len(m.entries))
+		m.view = m.stateViewLocked(ctx)
 	}
 	v := m.view
 	if async && len(m.entries) > v.n {
@@ -341,9 +339,9 @@ func (m *Memory) Clear(ctx context.Context) error {
 		return err
 	}
 	m.mu.Lock()
-	m.entries, m.win, m.kept = nil, nil, nil
+	m.entries, m.win, m.winIDs, m.kept = nil, nil, nil, nil
 	m.lead, m.start = 0, 0
-	m.fullCount, m.winCount = map[string]int{}, map[string]int{}
+	m.fullCount = map[string]int{}
 	m.epochKnown = false
 	m.resetLocked()
 	m.mu.Unlock()
@@ -464,7 +462,7 @@ func (m *Memory) Verify(ctx context.Context) error {
 // are skipped. compact.MessageIDs(Contents(history)) yields the ids that
 // [Record].OriginalMessageIDs and Summaries use. msgs is not modified.
 func Contents(msgs []llms.ChatMessage) []llms.MessageContent {
-	m := &Memory{fullCount: map[string]int{}, winCount: map[string]int{}}
+	m := &Memory{fullCount: map[string]int{}}
 	out := make([]llms.MessageContent, 0, len(msgs))
 	for _, cm := range withoutNil(msgs) {
 		mc := toContent(cm, m.toolNameLocked)
@@ -490,8 +488,6 @@ func (m *Memory) Stats(ctx context.Context) (compact.Stats, error) {
 	st := m.sess.Stats()
 	st.MessagesTotal = len(m.entries)
 	st.Summaries = len(m.chain)
-	kept := m.keptLocked(len(m.entries))
-	st.MessagesSummarized = len(m.entries) - len(kept)
 	var counter *budget.TokenCounter
 	if m.c != nil {
 		counter = m.c.Counter()

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"context"
 	"strings"
 
 	compact "github.com/agentcompact/compact"
@@ -26,10 +27,11 @@ type cachedView struct {
 // buildViewLocked maps an engine result for entries[:n] back to chat
 // messages. Messages the engine passed through unchanged are the history's
 // own values (so a GenericChatMessage keeps its role and name); masked or
-// cut messages and the summary are converted from the engine's form. While
-// the session has never been compacted the view is the history verbatim,
-// exactly what langchaingo's ConversationBuffer returns (the engine's
-// repairs of broken tool pairs are not applied then).
+// cut messages, messages a repair changed and the summary are converted
+// from the engine's form. While the session has never been compacted the
+// view is the history verbatim, exactly what langchaingo's
+// ConversationBuffer returns (the engine's repairs of broken tool pairs are
+// not applied then).
 func (m *Memory) buildViewLocked(res *compact.Result, n int) cachedView {
 	v := cachedView{valid: true, n: n, summary: -1, tokens: res.Tokens, engineLen: len(res.Messages), gen: m.gen}
 	// Between compactions the engine's output is the previous one plus the
@@ -56,129 +58,55 @@ func (m *Memory) buildViewLocked(res *compact.Result, n int) cachedView {
 		}
 		return v
 	}
-	if msgs, idx, ok := m.mapViewLocked(res.Messages, res.Summary != nil, len(res.Repairs) == 0, n); ok {
-		v.msgs, v.summary = msgs, idx
-		return v
-	}
-	for i, om := range res.Messages {
-		if res.Summary != nil && v.summary < 0 && isSummary(om) && i <= m.lead {
-			v.summary = len(v.msgs)
-			v.msgs = append(v.msgs, llms.HumanChatMessage{Content: textOf(om)})
-			continue
-		}
-		v.msgs = append(v.msgs, fromContent(om)...)
-	}
+	v.msgs, v.summary = m.mapResultLocked(res, n)
 	return v
 }
 
-// keptLocked returns the window positions below n that the session's state
-// keeps in the context, replaying the engine's rule: the leading system
-// messages always; a later message unless its id is covered, where a tool
-// round (an AI message calling tools and its results) is dropped whole when
-// any of its messages is covered, and the units of the latest human message
-// and of the first one (the task) are never dropped.
-func (m *Memory) keptLocked(n int) []int {
-	covered := make(map[string]struct{})
-	for _, id := range m.sess.Covered() {
-		covered[id] = struct{}{}
-	}
-	win := make([]int, 0, m.windowLen(n))
-	m.windowLocked(n, func(i int) { win = append(win, i) })
-	lead := min(m.lead, n)
-	first, last := -1, -1
-	for j := lead; j < len(win); j++ {
-		if m.entries[win[j]].mc.Role == llms.ChatMessageTypeHuman {
-			if first < 0 {
-				first = j
-			}
-			last = j
-		}
-	}
-	kept := make([]int, 0, len(win))
-	kept = append(kept, win[:lead]...)
-	for j := lead; j < len(win); {
-		k := j + 1
-		if e := m.entries[win[j]]; e.mc.Role == llms.ChatMessageTypeAI && msg.HasToolCall(e.mc) {
-			for k < len(win) && m.entries[win[k]].mc.Role == llms.ChatMessageTypeTool {
-				k++
-			}
-		}
-		drop := false
-		for x := j; x < k && !drop; x++ {
-			_, drop = covered[m.entries[win[x]].wid]
-		}
-		pinned := (last >= j && last < k) || (first >= j && first < k)
-		if !drop || pinned {
-			kept = append(kept, win[j:k]...)
-		}
-		j = k
-	}
-	return kept
-}
-
-// mapViewLocked pairs the engine's output with the kept entries. It fails
-// (ok false) when the output does not line up with them, and the caller
-// then converts every output message instead.
-func (m *Memory) mapViewLocked(out []llms.MessageContent, hasSummary, noRepairs bool, n int) ([]llms.ChatMessage, int, bool) {
-	if !noRepairs {
-		return nil, -1, false
-	}
-	kept := m.keptLocked(n)
-	want := len(kept)
-	if hasSummary {
-		want++
-	}
-	if len(out) != want {
-		return nil, -1, false
-	}
-	msgs := make([]llms.ChatMessage, 0, len(out))
+// mapResultLocked converts the engine's output for the window below n to
+// chat messages, with the position of the summary message (-1 if none).
+func (m *Memory) mapResultLocked(res *compact.Result, n int) ([]llms.ChatMessage, int) {
+	pos := make([]int, 0, m.windowLen(n))
+	m.windowLocked(n, func(i int) { pos = append(pos, i) })
+	msgs := make([]llms.ChatMessage, 0, len(res.Messages))
 	summary := -1
-	oi := 0
-	for t := 0; t <= len(kept); t++ {
-		if hasSummary && t == min(m.lead, len(kept)) {
-			if !isSummary(out[oi]) {
-				return nil, -1, false
-			}
+	for k, om := range res.Messages {
+		src := -1
+		if k < len(res.Origin) {
+			src = res.Origin[k]
+		}
+		switch {
+		case src < 0 && summary < 0 && res.Summary != nil && isSummary(om):
 			summary = len(msgs)
-			msgs = append(msgs, llms.HumanChatMessage{Content: textOf(out[oi])})
-			oi++
+			msgs = append(msgs, llms.HumanChatMessage{Content: textOf(om)})
+		case src >= 0 && src < len(pos) && res.States[src] == compact.StateKept && msg.Equal(om, m.entries[pos[src]].mc):
+			msgs = append(msgs, m.entries[pos[src]].msg)
+		default:
+			msgs = append(msgs, fromContent(om)...)
 		}
-		if t == len(kept) {
-			break
-		}
-		e := &m.entries[kept[t]]
-		om := out[oi]
-		oi++
-		if msg.Equal(om, e.mc) {
-			msgs = append(msgs, e.msg)
-			continue
-		}
-		if om.Role != e.mc.Role {
-			return nil, -1, false
-		}
-		msgs = append(msgs, fromContent(om)...)
 	}
-	return msgs, summary, oi == len(out)
+	return msgs, summary
 }
 
-// stateViewLocked is the context of entries[:n] as the session's state
-// describes it, without an engine call: the leading system messages, the
-// summary in force, then the messages not covered, unmasked. Async mode
-// uses it until its first background result is ready.
-func (m *Memory) stateViewLocked(n int) cachedView {
+// stateViewLocked is the context of entries[:n] (n = len(entries)) as the
+// session's state describes it, without compacting: the engine's view of
+// the window. Async mode uses it until its first background result is
+// ready. Without an engine (or if the view fails) it is the history
+// verbatim.
+func (m *Memory) stateViewLocked(ctx context.Context) cachedView {
+	n := len(m.entries)
 	v := cachedView{valid: true, n: n, summary: -1, tokens: -1, engineLen: -1, gen: m.gen}
-	kept := m.keptLocked(n)
-	latest := m.sess.Latest()
-	for t, i := range kept {
-		if latest != nil && t == m.lead {
-			v.summary = len(v.msgs)
-			v.msgs = append(v.msgs, llms.HumanChatMessage{Content: compact.SummaryPreamble + latest.Summary})
+	if m.c != nil {
+		res, err := m.c.View(ctx, m.sess, m.win, compact.WithMessageIDs(m.winIDs), compact.WithOmitted(n-len(m.win)))
+		if err == nil {
+			v.msgs, v.summary = m.mapResultLocked(res, n)
+			v.tokens, v.engineLen = res.Tokens, len(res.Messages)
+			return v
 		}
-		v.msgs = append(v.msgs, m.entries[i].msg)
+		m.log.Warn("memory: view of the stored state failed; showing the history", "session", m.o.sessionID, "err", err)
 	}
-	if latest != nil && v.summary < 0 {
-		v.summary = len(v.msgs)
-		v.msgs = append(v.msgs, llms.HumanChatMessage{Content: compact.SummaryPreamble + latest.Summary})
+	v.msgs = make([]llms.ChatMessage, n)
+	for i := range n {
+		v.msgs[i] = m.entries[i].msg
 	}
 	return v
 }

@@ -3,9 +3,9 @@ package memory
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/internal/msg"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -14,23 +14,24 @@ type entry struct {
 	msg  llms.ChatMessage    // as the history returned it
 	mc   llms.MessageContent // the engine's form
 	base string              // compact.MessageIDs of mc alone
-	full string              // its id in the whole history
-	wid  string              // its id in the window, "" outside it
+	id   string              // its id in the whole history: compact.MessageIDs(history)
 	tok  int                 // tokens, -1 until counted
 }
 
 // The window is what the engine is given: the leading system messages of
 // the history, the messages before position start that the engine keeps
 // (the kept list: the task, which the engine pins, and any other message it
-// has not dropped yet), and every message from position start on:
+// has not summarized), and every message from position start on:
 //
 //	history[:lead] + history[kept...] + history[start:]
 //
-// The other messages before start are all covered by the summary chain
-// (moveWindowLocked moves start and prunes the kept list);
-// leaving them out keeps a turn's cost independent of the conversation's
-// length. Window ids are compact.MessageIDs of the window, which differ from
-// the ids in the whole history only in the "~n" suffix of repeated messages.
+// Every other message before start is summarized by the session (moveWindow
+// moves start and prunes the kept list only past messages the engine
+// reported summarized), so the engine is told how many it omits
+// (compact.WithOmitted) and is given the messages' ids in the whole history
+// (compact.WithMessageIDs): its state names the same messages whatever the
+// window. Leaving them out keeps a turn's cost independent of the
+// conversation's length.
 
 // windowLocked calls fn with the window's positions below n, in order.
 func (m *Memory) windowLocked(n int, fn func(i int)) {
@@ -50,30 +51,22 @@ func (m *Memory) windowLocked(n int, fn func(i int)) {
 // windowLen returns the number of window messages below n (n >= start).
 func (m *Memory) windowLen(n int) int { return m.lead + len(m.kept) + n - m.start }
 
-func idFor(base string, n int) string {
-	if n > 1 {
-		return base + "~" + strconv.Itoa(n)
-	}
-	return base
-}
-
 // appendLocked adds messages read from the history. Requires m.mu.
 func (m *Memory) appendLocked(msgs []llms.ChatMessage) {
 	for _, cm := range msgs {
 		mc := toContent(cm, m.toolNameLocked)
-		e := entry{msg: cm, mc: mc, base: compact.MessageIDs([]llms.MessageContent{mc})[0], tok: -1}
+		e := entry{msg: cm, mc: mc, base: msg.Hash(mc), tok: -1}
 		m.fullCount[e.base]++
-		e.full = idFor(e.base, m.fullCount[e.base])
+		e.id = msg.ID(e.base, m.fullCount[e.base])
 		if m.lead == len(m.entries) && cm.GetType() == llms.ChatMessageTypeSystem {
 			if m.start == m.lead {
 				m.start++
 			}
 			m.lead++
 		}
-		m.winCount[e.base]++
-		e.wid = idFor(e.base, m.winCount[e.base])
 		m.entries = append(m.entries, e)
 		m.win = append(m.win, mc)
+		m.winIDs = append(m.winIDs, e.id)
 	}
 }
 
@@ -95,33 +88,23 @@ func (m *Memory) toolNameLocked(id string) string {
 // truncateLocked forgets the entries from position d on (d >= m.start).
 func (m *Memory) truncateLocked(d int) {
 	for i := len(m.entries) - 1; i >= d; i-- {
-		e := m.entries[i]
-		m.fullCount[e.base]--
-		m.winCount[e.base]--
+		m.fullCount[m.entries[i].base]--
 	}
 	m.entries = m.entries[:d:d]
 	n := m.windowLen(d)
-	m.win = m.win[:n:n]
+	m.win, m.winIDs = m.win[:n:n], m.winIDs[:n:n]
 }
 
 // rebuildWindowLocked recomputes the window for a new start and kept list
 // (ascending positions in [lead, start)). It costs O(window).
 func (m *Memory) rebuildWindowLocked(start int, kept []int) {
-	for _, i := range m.kept {
-		m.entries[i].wid = ""
-	}
-	for i := max(m.start, m.lead); i < start && i < len(m.entries); i++ {
-		m.entries[i].wid = ""
-	}
 	m.start, m.kept = start, kept
 	n := m.windowLen(len(m.entries))
-	m.winCount = make(map[string]int, n)
 	m.win = make([]llms.MessageContent, 0, n+16)
+	m.winIDs = make([]string, 0, n+16)
 	m.windowLocked(len(m.entries), func(i int) {
-		e := &m.entries[i]
-		m.winCount[e.base]++
-		e.wid = idFor(e.base, m.winCount[e.base])
-		m.win = append(m.win, e.mc)
+		m.win = append(m.win, m.entries[i].mc)
+		m.winIDs = append(m.winIDs, m.entries[i].id)
 	})
 }
 
@@ -130,7 +113,6 @@ func (m *Memory) rebuildWindowLocked(start int, kept []int) {
 // store's version is kept, so that the next save replaces what is stored.
 func (m *Memory) resetLocked() {
 	m.sess = compact.NewSession(m.o.sessionID)
-	m.engineChain = 0
 	m.chain = nil
 	m.stored = 0
 	m.verified = 0
@@ -156,10 +138,9 @@ func (m *Memory) replaceAllLocked(msgs []llms.ChatMessage) {
 	if d < m.seen || d < m.start {
 		m.log.Warn("memory: history changed under the summary chain; compaction state reset",
 			"session", m.o.sessionID, "position", d)
-		m.entries, m.win, m.kept = nil, nil, nil
+		m.entries, m.win, m.winIDs, m.kept = nil, nil, nil, nil
 		m.lead, m.start = 0, 0
 		m.fullCount = map[string]int{}
-		m.winCount = map[string]int{}
 		m.resetLocked()
 		m.appendLocked(msgs)
 		return

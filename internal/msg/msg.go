@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash"
+	"strconv"
 
 	"github.com/tmc/langchaingo/llms"
 )
@@ -20,6 +21,16 @@ func Hash(m llms.MessageContent) string {
 	e.Message(m, false)
 	var sum [sha256.Size]byte
 	return hex.EncodeToString(e.h.Sum(sum[:0])[:8])
+}
+
+// ID returns the id of the n-th occurrence (1-based) of a message whose
+// content hash is base: base itself for the first, base~n after. It is how
+// compact.MessageIDs names repeated messages.
+func ID(base string, n int) string {
+	if n > 1 {
+		return base + "~" + strconv.Itoa(n)
+	}
+	return base
 }
 
 // Encoder writes the tagged, length-prefixed encoding of messages to a
