@@ -3,6 +3,7 @@ package compact
 import (
 	"fmt"
 	"github.com/agentcompact/compact/internal/msg"
+	"slices"
 	"strings"
 	"testing"
 
@@ -29,27 +30,104 @@ func checkOutput(c *Compactor, in []llms.MessageContent, res *Result) error {
 		}
 		lead++
 	}
-	for i := len(in) - 1; i >= lead; i-- {
-		if in[i].Role != llms.ChatMessageTypeHuman {
+	if err := checkMapping(in, res); err != nil {
+		return err
+	}
+	return checkLatestUser(in, res)
+}
+
+// checkLatestUser checks I4 on the latest user message itself: the output
+// message standing for it is the message verbatim or, when the result says
+// stage 3 cut it, its own head and tail around the cut marker.
+func checkLatestUser(in []llms.MessageContent, res *Result) error {
+	repaired, src, _ := repair(in)
+	last := -1
+	for i := len(repaired) - 1; i >= 0; i-- {
+		if repaired[i].Role == llms.ChatMessageTypeHuman && !isOrphanText(repaired[i]) && src[i] >= 0 {
+			last = i
+			break
+		}
+	}
+	if last < 0 || repaired[last].Role == llms.ChatMessageTypeSystem {
+		return nil
+	}
+	for k, o := range res.Origin {
+		m := res.Messages[k]
+		if o != src[last] || m.Role != llms.ChatMessageTypeHuman || isOrphanText(m) {
 			continue
 		}
-		want := textOf(in[i])
-		found := false
-		for _, m := range out {
-			if m.Role != llms.ChatMessageTypeHuman {
-				continue
-			}
-			got := textOf(m)
-			if got == want || (strings.Contains(got, "compact:") && strings.Contains(got, "bytes cut")) {
-				found = true
-			}
+		if msg.Equal(m, repaired[last]) {
+			return nil
 		}
-		if !found {
-			return fmt.Errorf("I4: latest user message lost")
+		if res.States[o]&StateCut == 0 {
+			return fmt.Errorf("I4: latest user message %d changed but not reported cut", o)
 		}
-		break
+		got, want := textOf(m), textOf(repaired[last])
+		head, tail, ok := strings.Cut(got, "\n[… compact: ")
+		if !ok || !strings.HasPrefix(want, head) || !strings.HasSuffix(want, tail[strings.Index(tail, "…]\n")+len("…]\n"):]) {
+			return fmt.Errorf("I4: latest user message %d cut, but its output is not its head and tail", o)
+		}
+		return nil
+	}
+	return fmt.Errorf("I4: latest user message (input %d) not in the output", src[last])
+}
+
+// checkMapping checks Result.Origin and Result.States against the input
+// and the output: every message the output holds stands for an input
+// message that is not summarized, every input message not summarized is in
+// the output, a kept one verbatim (after repair), and the engine's own
+// messages are the summary or a repair's synthetic tool result.
+func checkMapping(in []llms.MessageContent, res *Result) error {
+	if len(res.Origin) != len(res.Messages) || len(res.States) != len(in) {
+		return fmt.Errorf("mapping: %d origins for %d messages, %d states for %d inputs",
+			len(res.Origin), len(res.Messages), len(res.States), len(in))
+	}
+	repaired, src, _ := repair(in)
+	seen := make([]bool, len(in))
+	for k, o := range res.Origin {
+		m := res.Messages[k]
+		if o < 0 {
+			if !strings.HasPrefix(textOf(m), SummaryPreamble) && !isSynthetic(m) {
+				return fmt.Errorf("mapping: output %d has no origin but is neither the summary nor a synthetic result", k)
+			}
+			continue
+		}
+		if o >= len(in) || res.States[o].Summarized() {
+			return fmt.Errorf("mapping: output %d stands for input %d, reported %v", k, o, res.States[o])
+		}
+		seen[o] = true
+		if res.States[o] == StateKept && !slices.ContainsFunc(indexesOf(src, o), func(r int) bool { return msg.Equal(repaired[r], m) }) {
+			return fmt.Errorf("mapping: output %d stands for input %d, reported kept, but differs", k, o)
+		}
+	}
+	for i, st := range res.States {
+		if !st.Summarized() && !seen[i] {
+			return fmt.Errorf("mapping: input %d reported %v but not in the output", i, st)
+		}
 	}
 	return nil
+}
+
+// isSynthetic reports whether m can be a repair's synthetic tool results
+// (possibly masked or cut since): a tool message of tool results only.
+func isSynthetic(m llms.MessageContent) bool {
+	for _, p := range m.Parts {
+		if _, ok := p.(llms.ToolCallResponse); !ok {
+			return false
+		}
+	}
+	return m.Role == llms.ChatMessageTypeTool && len(m.Parts) > 0
+}
+
+// indexesOf returns the positions of v in xs.
+func indexesOf(xs []int, v int) []int {
+	var out []int
+	for i, x := range xs {
+		if x == v {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 func repairOne(m llms.MessageContent) llms.MessageContent {

@@ -2,6 +2,7 @@ package compact
 
 import (
 	"context"
+	"fmt"
 	"github.com/agentcompact/compact/internal/msg"
 	"testing"
 
@@ -15,7 +16,7 @@ import (
 func TestReplayInvariants(t *testing.T) {
 	for _, name := range []string{"mini-gemini3pro__django__django-10973", "sweagent__demo-marshmallow-1867-fc", "sweagent__test-repo-1c2844-fc"} {
 		for _, window := range []int{8_000, 16_000, 32_000} {
-			t.Run(name, func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/%d", name, window), func(t *testing.T) {
 				msgs := loadTestTrajectory(t, name)
 				c, err := New(WithContextWindow(window), WithReservedOutput(1_000))
 				require.NoError(t, err)
