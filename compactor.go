@@ -27,79 +27,15 @@ type Compactor struct {
 // an unknown model without WithContextWindow, ...) is an error wrapping
 // [ErrInvalidOption] and naming the option.
 func New(opts ...Option) (*Compactor, error) {
-	o := options{
-		model:            DefaultModel,
-		trigger:          DefaultTriggerRatio,
-		reset:            DefaultResetRatio,
-		emergency:        DefaultEmergencyRatio,
-		minMessages:      DefaultMinMessages,
-		preserveRecent:   DefaultPreserveRecent,
-		preserveFloor:    DefaultPreserveFloor,
-		cooldown:         DefaultCooldown,
-		maxDepth:         DefaultMaxChainDepth,
-		maxSummaryTokens: DefaultMaxSummaryTokens,
-		summaryInputCap:  DefaultSummaryInputCap,
-		chainRetention:   DefaultChainRetention,
-	}
+	o := defaultOptions()
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&o)
 		}
 	}
-	bad := func(name, format string, args ...any) error {
-		return fmt.Errorf("%w: %s: %s", ErrInvalidOption, name, fmt.Sprintf(format, args...))
-	}
-	if o.model == "" {
-		return nil, bad("WithModel", "empty model name")
-	}
-	window := o.window
-	if window == 0 {
-		w, ok := budget.LookupContextWindow(o.model)
-		if !ok {
-			return nil, bad("WithModel", "unknown context window for model %q: set WithContextWindow", o.model)
-		}
-		window = w
-	}
-	if window <= 0 {
-		return nil, bad("WithContextWindow", "window %d must be positive", window)
-	}
-	if !o.reservedSet {
-		o.reservedOutput = DefaultReservedOutput
-		if window < 4*DefaultReservedOutput {
-			o.reservedOutput = window / 4
-		}
-	}
-	switch {
-	case o.reservedOutput < 0:
-		return nil, bad("WithReservedOutput", "%d must be >= 0", o.reservedOutput)
-	case o.reservedOutput >= window:
-		return nil, bad("WithReservedOutput", "%d must be smaller than the context window %d", o.reservedOutput, window)
-	case !finite(o.trigger) || !finite(o.reset) || o.reset <= 0 || o.trigger > 1 || o.reset >= o.trigger:
-		return nil, bad("WithTrigger", "need 0 < reset < trigger <= 1, got trigger %v reset %v", o.trigger, o.reset)
-	case !finite(o.emergency) || o.emergency < o.trigger || o.emergency > 1:
-		return nil, bad("WithEmergencyRatio", "need trigger <= emergency <= 1, got %v", o.emergency)
-	case o.minMessages < 0:
-		return nil, bad("WithMinMessages", "%d must be >= 0", o.minMessages)
-	case o.preserveRecent < 0:
-		return nil, bad("WithPreserveRecent", "%d must be >= 0", o.preserveRecent)
-	case o.cooldown < 0:
-		return nil, bad("WithCooldown", "%d must be >= 0", o.cooldown)
-	case o.maxDepth < 1:
-		return nil, bad("WithMaxChainDepth", "%d must be >= 1", o.maxDepth)
-	case o.maxSummaryTokens < 1:
-		return nil, bad("WithMaxSummaryTokens", "%d must be >= 1", o.maxSummaryTokens)
-	case o.chainRetention < 1:
-		return nil, bad("WithChainRetention", "%d must be >= 1", o.chainRetention)
-	case o.summaryInputCap < 1:
-		return nil, bad("WithSummaryInputCap", "%d must be >= 1", o.summaryInputCap)
-	}
-	for i, m := range o.summaryModels {
-		if m == nil {
-			return nil, bad("WithSummarizer", "model %d is nil", i)
-		}
-	}
-	if o.preserveFloor > o.preserveRecent {
-		o.preserveFloor = o.preserveRecent
+	window, err := o.resolve()
+	if err != nil {
+		return nil, err
 	}
 	c := &Compactor{o: o, window: window, budget: window - o.reservedOutput}
 	if o.counter != nil {
@@ -126,6 +62,95 @@ func New(opts ...Option) (*Compactor, error) {
 		c.summarizer = NewLLMSummarizer(o.summaryModels, o.llmOptions...)
 	}
 	return c, nil
+}
+
+func defaultOptions() options {
+	return options{
+		model:            DefaultModel,
+		trigger:          DefaultTriggerRatio,
+		reset:            DefaultResetRatio,
+		emergency:        DefaultEmergencyRatio,
+		minMessages:      DefaultMinMessages,
+		preserveRecent:   DefaultPreserveRecent,
+		preserveFloor:    DefaultPreserveFloor,
+		cooldown:         DefaultCooldown,
+		maxDepth:         DefaultMaxChainDepth,
+		maxSummaryTokens: DefaultMaxSummaryTokens,
+		summaryInputCap:  DefaultSummaryInputCap,
+		chainRetention:   DefaultChainRetention,
+	}
+}
+
+// resolve validates the options, fills the derived defaults (the window of
+// the model, the reserved output, the preserve floor) and returns the
+// context window.
+func (o *options) resolve() (int, error) {
+	if o.model == "" {
+		return 0, badOption("WithModel", "empty model name")
+	}
+	window := o.window
+	if window == 0 {
+		w, ok := budget.LookupContextWindow(o.model)
+		if !ok {
+			return 0, badOption("WithModel", "unknown context window for model %q: set WithContextWindow", o.model)
+		}
+		window = w
+	}
+	if window <= 0 {
+		return 0, badOption("WithContextWindow", "window %d must be positive", window)
+	}
+	if !o.reservedSet {
+		o.reservedOutput = DefaultReservedOutput
+		if window < 4*DefaultReservedOutput {
+			o.reservedOutput = window / 4
+		}
+	}
+	if err := o.check(window); err != nil {
+		return 0, err
+	}
+	if o.preserveFloor > o.preserveRecent {
+		o.preserveFloor = o.preserveRecent
+	}
+	return window, nil
+}
+
+// check returns the first option out of its range, named.
+func (o *options) check(window int) error {
+	switch {
+	case o.reservedOutput < 0:
+		return badOption("WithReservedOutput", "%d must be >= 0", o.reservedOutput)
+	case o.reservedOutput >= window:
+		return badOption("WithReservedOutput", "%d must be smaller than the context window %d", o.reservedOutput, window)
+	case !finite(o.trigger) || !finite(o.reset) || o.reset <= 0 || o.trigger > 1 || o.reset >= o.trigger:
+		return badOption("WithTrigger", "need 0 < reset < trigger <= 1, got trigger %v reset %v", o.trigger, o.reset)
+	case !finite(o.emergency) || o.emergency < o.trigger || o.emergency > 1:
+		return badOption("WithEmergencyRatio", "need trigger <= emergency <= 1, got %v", o.emergency)
+	case o.minMessages < 0:
+		return badOption("WithMinMessages", "%d must be >= 0", o.minMessages)
+	case o.preserveRecent < 0:
+		return badOption("WithPreserveRecent", "%d must be >= 0", o.preserveRecent)
+	case o.cooldown < 0:
+		return badOption("WithCooldown", "%d must be >= 0", o.cooldown)
+	case o.maxDepth < 1:
+		return badOption("WithMaxChainDepth", "%d must be >= 1", o.maxDepth)
+	case o.maxSummaryTokens < 1:
+		return badOption("WithMaxSummaryTokens", "%d must be >= 1", o.maxSummaryTokens)
+	case o.chainRetention < 1:
+		return badOption("WithChainRetention", "%d must be >= 1", o.chainRetention)
+	case o.summaryInputCap < 1:
+		return badOption("WithSummaryInputCap", "%d must be >= 1", o.summaryInputCap)
+	}
+	for i, m := range o.summaryModels {
+		if m == nil {
+			return badOption("WithSummarizer", "model %d is nil", i)
+		}
+	}
+	return nil
+}
+
+// badOption returns an error wrapping ErrInvalidOption that names the option.
+func badOption(name, format string, args ...any) error {
+	return fmt.Errorf("%w: %s: %s", ErrInvalidOption, name, fmt.Sprintf(format, args...))
 }
 
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }

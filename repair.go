@@ -56,97 +56,120 @@ type pendingCall struct {
 // gives, for each returned message, the index of the input message it comes
 // from, or -1 for a synthetic tool result.
 func repair(msgs []llms.MessageContent) ([]llms.MessageContent, []int, []string) {
-	out := make([]llms.MessageContent, 0, len(msgs))
-	src := make([]int, 0, len(msgs))
-	var repairs []string
-	var pending []pendingCall
-	var orphans []llms.MessageContent
-	var orphanSrc []int
-	flush := func() {
-		var synth []llms.ContentPart
-		for _, p := range pending {
-			if !p.answered {
-				synth = append(synth, llms.ToolCallResponse{ToolCallID: p.id, Name: p.name, Content: NoResultContent})
-				repairs = append(repairs, fmt.Sprintf("%s: call %q (%s)", RepairDanglingCall, p.id, p.name))
-			}
-		}
-		if len(synth) > 0 {
-			out = append(out, llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: synth})
-			src = append(src, -1)
-		}
-		out = append(out, orphans...)
-		src = append(src, orphanSrc...)
-		pending, orphans, orphanSrc = nil, nil, nil
-	}
-	for mi, m := range msgs {
-		// Parts slices are shared with the input unless a repair changes
-		// them; the engine never writes to them.
-		parts := m.Parts
-		for _, p := range m.Parts {
-			if p == nil {
-				parts = nil
-				break
-			}
-		}
-		if parts == nil && len(m.Parts) > 0 {
-			for _, p := range m.Parts {
-				if p == nil {
-					repairs = append(repairs, RepairNilPart)
-					continue
-				}
-				parts = append(parts, p)
-			}
-		}
+	r := &repairer{out: make([]llms.MessageContent, 0, len(msgs)), src: make([]int, 0, len(msgs))}
+	for i, m := range msgs {
+		parts := r.withoutNil(m.Parts)
 		if m.Role == llms.ChatMessageTypeTool {
-			kept := parts[:0:0]
-			for _, p := range parts {
-				r, ok := p.(llms.ToolCallResponse)
-				if !ok {
-					kept = append(kept, p)
-					continue
-				}
-				if i := findPending(pending, r.ToolCallID); i >= 0 {
-					pending[i].answered = true
-					kept = append(kept, p)
-					continue
-				}
-				repairs = append(repairs, fmt.Sprintf("%s: result for %q", RepairOrphan, r.ToolCallID))
-				orphans = append(orphans, llms.MessageContent{
-					Role: llms.ChatMessageTypeHuman,
-					Parts: []llms.ContentPart{llms.TextPart(fmt.Sprintf(
-						orphanPrefix+"%s (call %q) without a matching call]\n%s", nameOr(r.Name), r.ToolCallID, r.Content))},
-				})
-				orphanSrc = append(orphanSrc, mi)
-			}
-			if len(kept) == len(parts) {
-				kept = parts
-			}
-			if len(kept) > 0 || len(parts) == 0 {
-				out = append(out, llms.MessageContent{Role: m.Role, Parts: kept})
-				src = append(src, mi)
-			}
+			r.tool(i, m.Role, parts)
 			continue
 		}
-		flush()
-		if m.Role != llms.ChatMessageTypeAI {
-			parts = textualizeCalls(parts, m.Role, &repairs)
-		}
+		r.flush()
 		if m.Role == llms.ChatMessageTypeAI {
-			for _, p := range parts {
-				if tc, ok := p.(llms.ToolCall); ok {
-					name := ""
-					if tc.FunctionCall != nil {
-						name = tc.FunctionCall.Name
-					}
-					pending = append(pending, pendingCall{id: tc.ID, name: name})
-				}
-			}
+			r.expect(parts)
+		} else {
+			parts = textualizeCalls(parts, m.Role, &r.repairs)
 		}
-		out = append(out, llms.MessageContent{Role: m.Role, Parts: parts})
-		src = append(src, mi)
+		r.add(llms.MessageContent{Role: m.Role, Parts: parts}, i)
 	}
-	flush()
-	return out, src, repairs
+	r.flush()
+	return r.out, r.src, r.repairs
+}
+
+// repairer is the state of one repair pass: the output so far, the calls
+// of the latest assistant message awaiting results, and the orphaned
+// results to place after their block.
+type repairer struct {
+	out       []llms.MessageContent
+	src       []int
+	repairs   []string
+	pending   []pendingCall
+	orphans   []llms.MessageContent
+	orphanSrc []int
+}
+
+func (r *repairer) add(m llms.MessageContent, src int) {
+	r.out = append(r.out, m)
+	r.src = append(r.src, src)
+}
+
+// withoutNil returns parts without nil parts (parts itself when it has none).
+func (r *repairer) withoutNil(parts []llms.ContentPart) []llms.ContentPart {
+	for _, p := range parts {
+		if p == nil {
+			var kept []llms.ContentPart
+			for _, p := range parts {
+				if p == nil {
+					r.repairs = append(r.repairs, RepairNilPart)
+					continue
+				}
+				kept = append(kept, p)
+			}
+			return kept
+		}
+	}
+	return parts
+}
+
+// expect records the tool calls of an assistant message as awaiting results.
+func (r *repairer) expect(parts []llms.ContentPart) {
+	for _, p := range parts {
+		if tc, ok := p.(llms.ToolCall); ok {
+			name := ""
+			if tc.FunctionCall != nil {
+				name = tc.FunctionCall.Name
+			}
+			r.pending = append(r.pending, pendingCall{id: tc.ID, name: name})
+		}
+	}
+}
+
+// tool keeps the results of tool message i that answer a pending call;
+// the others become orphans, placed after the block.
+func (r *repairer) tool(i int, role llms.ChatMessageType, parts []llms.ContentPart) {
+	kept := parts[:0:0]
+	for _, p := range parts {
+		res, ok := p.(llms.ToolCallResponse)
+		if !ok {
+			kept = append(kept, p)
+			continue
+		}
+		if k := findPending(r.pending, res.ToolCallID); k >= 0 {
+			r.pending[k].answered = true
+			kept = append(kept, p)
+			continue
+		}
+		r.repairs = append(r.repairs, fmt.Sprintf("%s: result for %q", RepairOrphan, res.ToolCallID))
+		r.orphans = append(r.orphans, llms.MessageContent{
+			Role: llms.ChatMessageTypeHuman,
+			Parts: []llms.ContentPart{llms.TextPart(fmt.Sprintf(
+				orphanPrefix+"%s (call %q) without a matching call]\n%s", nameOr(res.Name), res.ToolCallID, res.Content))},
+		})
+		r.orphanSrc = append(r.orphanSrc, i)
+	}
+	if len(kept) == len(parts) {
+		kept = parts
+	}
+	if len(kept) > 0 || len(parts) == 0 {
+		r.add(llms.MessageContent{Role: role, Parts: kept}, i)
+	}
+}
+
+// flush ends a block of tool messages: a synthetic result for every call
+// left unanswered, then the orphans.
+func (r *repairer) flush() {
+	var synth []llms.ContentPart
+	for _, p := range r.pending {
+		if !p.answered {
+			synth = append(synth, llms.ToolCallResponse{ToolCallID: p.id, Name: p.name, Content: NoResultContent})
+			r.repairs = append(r.repairs, fmt.Sprintf("%s: call %q (%s)", RepairDanglingCall, p.id, p.name))
+		}
+	}
+	if len(synth) > 0 {
+		r.add(llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: synth}, -1)
+	}
+	r.out = append(r.out, r.orphans...)
+	r.src = append(r.src, r.orphanSrc...)
+	r.pending, r.orphans, r.orphanSrc = nil, nil, nil
 }
 
 // textualizeCalls returns parts with every tool call turned into a text

@@ -102,96 +102,108 @@ func estimateWith(s string, p *estParams) int {
 	units := 0
 	for i := 0; i < len(s); {
 		cls, size := classAt(s, i)
+		var u int
 		switch cls {
 		case clsLower, clsUpper, clsLetterX:
-			// [Upper]*[lower]+ or [Upper]+[lower]*: one word piece.
-			up, low := 0, 0
-			for i < len(s) && asciiClass[s[i]] == clsUpper {
-				up++
-				i++
-			}
-			for i < len(s) {
-				c, sz := classAt(s, i)
-				switch c {
-				case clsLower:
-					low += p.wASCII
-				case clsLetterX:
-					if sz == 2 {
-						low += p.w2
-					} else {
-						low += p.w3
-					}
-				default:
-					sz = 0
-				}
-				if sz == 0 {
-					break
-				}
-				i += sz
-			}
-			units += ceilDiv(low, p.wordDiv) + ceilDiv(up, p.upper)
-			if low > 0 && up > 0 {
-				units-- // "Word": the capital merges with the rest
-			}
+			u, i = estWord(s, i, p)
 		case clsDigit:
-			n := 0
-			for i < len(s) && asciiClass[s[i]] == clsDigit {
-				n++
-				i++
-			}
-			units += ceilDiv(n, 3)
+			n := runOf(s, i, clsDigit)
+			u, i = ceilDiv(n, 3), i+n
 		case clsOther:
-			start, same := i, true
-			for i < len(s) && asciiClass[s[i]] == clsOther {
-				same = same && s[i] == s[start]
-				i++
-			}
-			n := i - start
-			if n == 1 && i < len(s) && (start == 0 || s[start-1] != ' ') {
-				if c, _ := classAt(s, i); isWordStart(c) {
-					continue // a lone mark prefixes the next word: ".py", "_id"
-				}
-			}
-			if same {
-				units += ceilDiv(n, p.repeat)
-			} else {
-				units += ceilDiv(n, p.punct)
-			}
+			u, i = estPunct(s, i, p)
 		case clsSpace:
-			n := 0
-			for i < len(s) && asciiClass[s[i]] == clsSpace {
-				n++
-				i++
-			}
-			if i == len(s) {
-				units += ceilDiv(n, p.spaces)
-				break
-			}
-			switch c, _ := classAt(s, i); {
-			case c == clsNewline:
-				// The run belongs to the line-break piece.
-			case isWordStart(c) || c == clsOther:
-				// One space prefixes the next word or punctuation.
-				units += ceilDiv(n-1, p.spaces)
-			default:
-				// Digits and symbols take no space prefix.
-				units += 1 + ceilDiv(n-1, p.spaces)
-			}
+			u, i = estSpaces(s, i, p)
 		case clsNewline:
-			n := 0
-			for i < len(s) && asciiClass[s[i]] == clsNewline {
-				n++
-				i++
-			}
-			units += ceilDiv(n, p.newlines)
+			n := runOf(s, i, clsNewline)
+			u, i = ceilDiv(n, p.newlines), i+n
 		default: // non-ASCII symbol, punctuation, emoji; invalid bytes
+			u = 1
 			if size == 4 {
-				units += 2
-			} else {
-				units++
+				u = 2
 			}
 			i += size
 		}
+		units += u
 	}
 	return ceilDiv(units*p.marginPct, 100)
+}
+
+// runOf returns the length of the run of ASCII bytes of class cls at s[i:].
+func runOf(s string, i int, cls uint8) int {
+	n := 0
+	for i+n < len(s) && asciiClass[s[i+n]] == cls {
+		n++
+	}
+	return n
+}
+
+// estWord estimates the word piece at s[i:], [Upper]*[lower]+ or
+// [Upper]+[lower]*, and returns its units and where it ends.
+func estWord(s string, i int, p *estParams) (int, int) {
+	up := runOf(s, i, clsUpper)
+	i += up
+	low := 0
+	for i < len(s) {
+		c, sz := classAt(s, i)
+		switch c {
+		case clsLower:
+			low += p.wASCII
+		case clsLetterX:
+			if sz == 2 {
+				low += p.w2
+			} else {
+				low += p.w3
+			}
+		default:
+			sz = 0
+		}
+		if sz == 0 {
+			break
+		}
+		i += sz
+	}
+	units := ceilDiv(low, p.wordDiv) + ceilDiv(up, p.upper)
+	if low > 0 && up > 0 {
+		units-- // "Word": the capital merges with the rest
+	}
+	return units, i
+}
+
+// estPunct estimates the run of ASCII punctuation at s[i:]. A lone mark
+// right before a word prefixes it (".py", "_id") and costs nothing itself.
+func estPunct(s string, i int, p *estParams) (int, int) {
+	start, same := i, true
+	for i < len(s) && asciiClass[s[i]] == clsOther {
+		same = same && s[i] == s[start]
+		i++
+	}
+	n := i - start
+	if n == 1 && i < len(s) && (start == 0 || s[start-1] != ' ') {
+		if c, _ := classAt(s, i); isWordStart(c) {
+			return 0, i
+		}
+	}
+	if same {
+		return ceilDiv(n, p.repeat), i
+	}
+	return ceilDiv(n, p.punct), i
+}
+
+// estSpaces estimates the run of spaces at s[i:]: one space prefixes the
+// word or punctuation after it, a run before a line break belongs to it.
+func estSpaces(s string, i int, p *estParams) (int, int) {
+	n := runOf(s, i, clsSpace)
+	i += n
+	if i == len(s) {
+		return ceilDiv(n, p.spaces), i
+	}
+	switch c, _ := classAt(s, i); {
+	case c == clsNewline:
+		return 0, i
+	case isWordStart(c) || c == clsOther:
+		return ceilDiv(n-1, p.spaces), i
+	default:
+		// Digits and symbols take no space prefix.
+		return 1 + ceilDiv(n-1, p.spaces), i
+	}
 }
