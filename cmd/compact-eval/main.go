@@ -156,24 +156,66 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 // every window and aggregates the results.
 func evaluate(ctx context.Context, cfg config, stderr io.Writer) (*evaluation, error) {
 	start := time.Now()
-	st, err := os.Stat(cfg.dir)
+	ev := &evaluation{cfg: cfg}
+	convs, err := ev.load(cfg.dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := ev.pickPlotRun(convs); err != nil {
+		return nil, err
+	}
+	// One tokenizer for everything: counts are cached per message.
+	counter, err := budget.NewCounter("gpt-4o", budget.WithCacheSize(1<<18))
+	if err != nil {
+		return nil, fmt.Errorf("tokenizer: %w", err)
+	}
+	ev.encoding = counter.Encoding()
+	strats, err := ev.strategies(counter)
+	if err != nil {
+		return nil, err
+	}
+	var bar *progress
+	if cfg.progress && stderr != nil {
+		bar = newProgress(stderr, ev.calls*len(cfg.windows)*len(cfg.strategies))
+	}
+	perFile := replayAll(ctx, cfg, ev.files, convs, strats, counter, bar)
+	bar.finish()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("interrupted: %w", err)
+	}
+	for _, rs := range perFile {
+		ev.results = append(ev.results, rs...)
+	}
+	ev.rows = aggregate(ev.results, cfg.windows, cfg.strategies, cfg.prices)
+	ev.plotWindow = cfg.windows[0]
+	for _, w := range cfg.windows {
+		if w == cfg.plotWindow {
+			ev.plotWindow = w
+		}
+	}
+	ev.elapsed = time.Since(start)
+	return ev, nil
+}
+
+// load reads every trajectory of dir, recording their names and sizes.
+func (ev *evaluation) load(dir string) ([][]llms.MessageContent, error) {
+	st, err := os.Stat(dir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("trajectory folder %q not found: pass -dir (the corpus is ../shared/eval/trajectories from the repository root)", cfg.dir)
+			return nil, fmt.Errorf("trajectory folder %q not found: pass -dir (the corpus is ../shared/eval/trajectories from the repository root)", dir)
 		}
 		return nil, fmt.Errorf("trajectory folder: %w", err)
 	}
 	if !st.IsDir() {
-		return nil, fmt.Errorf("trajectory folder %q is not a folder", cfg.dir)
+		return nil, fmt.Errorf("trajectory folder %q is not a folder", dir)
 	}
-	paths, err := trajectory.Files(cfg.dir)
+	paths, err := trajectory.Files(dir)
 	if err != nil {
-		return nil, fmt.Errorf("list trajectories in %q: %w", cfg.dir, err)
+		return nil, fmt.Errorf("list trajectories in %q: %w", dir, err)
 	}
 	if len(paths) == 0 {
-		return nil, fmt.Errorf("no *.jsonl trajectory in %q", cfg.dir)
+		return nil, fmt.Errorf("no *.jsonl trajectory in %q", dir)
 	}
-	ev := &evaluation{cfg: cfg}
 	convs := make([][]llms.MessageContent, len(paths))
 	for i, p := range paths {
 		msgs, err := trajectory.ReadFile(p)
@@ -185,34 +227,40 @@ func evaluate(ctx context.Context, cfg config, stderr io.Writer) (*evaluation, e
 		ev.messages += len(msgs)
 		ev.calls += countCalls(msgs)
 	}
+	return convs, nil
+}
 
-	ev.plotRun = cfg.plotRun
-	if ev.plotRun == "" {
-		best := -1
-		for i, msgs := range convs {
-			if n := countCalls(msgs); n > best {
-				best, ev.plotRun = n, ev.files[i]
-			}
+// pickPlotRun sets the run plotted call by call: -plot-run, or the run
+// with the most calls.
+func (ev *evaluation) pickPlotRun(convs [][]llms.MessageContent) error {
+	ev.plotRun = ev.cfg.plotRun
+	if ev.plotRun != "" {
+		if !slices.Contains(ev.files, ev.plotRun) {
+			return fmt.Errorf("-plot-run: no trajectory %q in %q", ev.plotRun, ev.cfg.dir)
 		}
-	} else if !slices.Contains(ev.files, ev.plotRun) {
-		return nil, fmt.Errorf("-plot-run: no trajectory %q in %q", ev.plotRun, cfg.dir)
+		return nil
 	}
+	best := -1
+	for i, msgs := range convs {
+		if n := countCalls(msgs); n > best {
+			best, ev.plotRun = n, ev.files[i]
+		}
+	}
+	return nil
+}
 
-	// One tokenizer for everything: counts are cached per message.
-	counter, err := budget.NewCounter("gpt-4o", budget.WithCacheSize(1<<18))
-	if err != nil {
-		return nil, fmt.Errorf("tokenizer: %w", err)
-	}
-	ev.encoding = counter.Encoding()
-	factory, desc, err := newSummarizerFactory(cfg.llmMode, cfg.llmModel, counter)
+// strategies builds the strategies of every window, in the order of
+// cfg.windows and cfg.strategies.
+func (ev *evaluation) strategies(counter *budget.TokenCounter) ([][]strategy, error) {
+	factory, desc, err := newSummarizerFactory(ev.cfg.llmMode, ev.cfg.llmModel, counter)
 	if err != nil {
 		return nil, err
 	}
 	ev.sumDesc = desc
-	env := strategyEnv{counter: counter, summarizer: factory, via: cfg.via}
-	strats := make([][]strategy, len(cfg.windows))
-	for wi, w := range cfg.windows {
-		for _, name := range cfg.strategies {
+	env := strategyEnv{counter: counter, summarizer: factory, via: ev.cfg.via}
+	strats := make([][]strategy, len(ev.cfg.windows))
+	for wi, w := range ev.cfg.windows {
+		for _, name := range ev.cfg.strategies {
 			s, err := newStrategy(name, w, env)
 			if err != nil {
 				return nil, err
@@ -220,15 +268,17 @@ func evaluate(ctx context.Context, cfg config, stderr io.Writer) (*evaluation, e
 			strats[wi] = append(strats[wi], s)
 		}
 	}
+	return strats, nil
+}
 
-	var bar *progress
-	if cfg.progress && stderr != nil {
-		bar = newProgress(stderr, ev.calls*len(cfg.windows)*len(cfg.strategies))
-	}
-	perFile := make([][]runResult, len(paths))
+// replayAll replays every conversation under every strategy, cfg.workers
+// conversations at a time, and returns the results per conversation.
+func replayAll(ctx context.Context, cfg config, files []string, convs [][]llms.MessageContent, strats [][]strategy,
+	counter *budget.TokenCounter, bar *progress) [][]runResult {
+	perFile := make([][]runResult, len(convs))
 	sem := make(chan struct{}, cfg.workers)
 	var wg sync.WaitGroup
-	for i := range paths {
+	for i := range convs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -243,29 +293,13 @@ func evaluate(ctx context.Context, cfg config, stderr io.Writer) (*evaluation, e
 					if ctx.Err() != nil {
 						return
 					}
-					perFile[i] = append(perFile[i], replayRun(ctx, ev.files[i], convs[i], s, w, counter, bar.tick))
+					perFile[i] = append(perFile[i], replayRun(ctx, files[i], convs[i], s, w, counter, bar.tick))
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	bar.finish()
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("interrupted: %w", err)
-	}
-	for _, rs := range perFile {
-		ev.results = append(ev.results, rs...)
-	}
-	ev.rows = aggregate(ev.results, cfg.windows, cfg.strategies, cfg.prices)
-
-	ev.plotWindow = cfg.windows[0]
-	for _, w := range cfg.windows {
-		if w == cfg.plotWindow {
-			ev.plotWindow = w
-		}
-	}
-	ev.elapsed = time.Since(start)
-	return ev, nil
+	return perFile
 }
 
 // countCalls returns the number of model calls of a replay of msgs: one

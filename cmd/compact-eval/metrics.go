@@ -79,12 +79,10 @@ func aggregate(results []runResult, windows []int, strategies []string, p prices
 	rows := map[key]*row{}
 	for _, w := range windows {
 		for _, s := range strategies {
-			r := &row{strategy: s, window: w, reduction: math.NaN()}
-			rows[key{w, s}] = r
+			rows[key{w, s}] = &row{strategy: s, window: w, reduction: math.NaN()}
 		}
 	}
-	sums := map[key]*[numFactKinds]float64{}
-	vis := map[key]*[numFactKinds]int{}
+	sums := map[key]*retentionSums{}
 	for _, res := range results {
 		k := key{res.window, res.strategy}
 		r, ok := rows[k]
@@ -92,56 +90,10 @@ func aggregate(results []runResult, windows []int, strategies []string, p prices
 			continue
 		}
 		if sums[k] == nil {
-			sums[k], vis[k] = &[numFactKinds]float64{}, &[numFactKinds]int{}
+			sums[k] = &retentionSums{}
 		}
-		r.budget = res.budget
-		r.runs++
-		if r.firstErr == "" && res.firstErr != "" {
-			r.firstErr = res.file + ": " + res.firstErr
-		}
-		runPeak := 0
-		for i, c := range res.calls {
-			r.calls++
-			if c.failed {
-				r.failed++
-				continue
-			}
-			r.billed += int64(c.sent)
-			runPeak = max(runPeak, c.sent)
-			if c.compacted {
-				r.compactions++
-			}
-			r.sumCalls += c.sumCalls
-			r.sumIn += int64(c.sumIn)
-			r.sumOut += int64(c.sumOut)
-			if c.overBudget {
-				r.budgetViolations++
-			}
-			if c.pairErr {
-				r.pairViolations++
-			}
-			if i > 0 {
-				r.stableOf++
-				if c.stable {
-					r.stable++
-				}
-			}
-			r.cached += int64(c.cached)
-			for f, frac := range cacheFractions {
-				r.cost[f] += (float64(c.sent-c.cached) + frac*float64(c.cached)) * p.input / 1e6
-			}
-			r.costNoCache += float64(c.sent) * p.input / 1e6
-		}
-		r.peak = max(r.peak, runPeak)
-		r.meanPeak += float64(runPeak)
-		for f := range numFactKinds {
-			r.present[f] += res.ret.present[f]
-			vis[k][f] += res.ret.visible[f]
-			if res.ret.present[f] > 0 {
-				r.retRuns[f]++
-				sums[k][f] += float64(res.ret.visible[f]) / float64(res.ret.present[f])
-			}
-		}
+		r.addRun(res, p)
+		sums[k].add(r, res)
 	}
 	var out []row
 	for _, w := range windows {
@@ -149,30 +101,100 @@ func aggregate(results []runResult, windows []int, strategies []string, p prices
 		for _, s := range strategies {
 			k := key{w, s}
 			r := rows[k]
-			if r.runs > 0 {
-				r.meanPeak /= float64(r.runs)
+			if sums[k] == nil {
+				sums[k] = &retentionSums{}
 			}
-			// The summarizer's calls are billed too: prompt as uncached
-			// input, reply as output.
-			sc := (float64(r.sumIn)*p.input + float64(r.sumOut)*p.output) / 1e6
-			for f := range r.cost {
-				r.cost[f] += sc
-			}
-			r.costNoCache += sc
-			for f := range numFactKinds {
-				r.retention[f], r.retMicro[f] = math.NaN(), math.NaN()
-				if r.retRuns[f] > 0 {
-					r.retention[f] = sums[k][f] / float64(r.retRuns[f])
-				}
-				if r.present[f] > 0 {
-					r.retMicro[f] = float64(vis[k][f]) / float64(r.present[f])
-				}
-			}
-			if none != nil && none.billed > 0 {
-				r.reduction = 1 - float64(r.billed)/float64(none.billed)
-			}
+			r.finish(none, sums[k], p)
 			out = append(out, *r)
 		}
 	}
 	return out
+}
+
+// retentionSums accumulates, per fact kind, the runs' retention fractions
+// (for the mean per run) and the facts visible (for the micro average).
+type retentionSums struct {
+	frac [numFactKinds]float64
+	vis  [numFactKinds]int
+}
+
+func (s *retentionSums) add(r *row, res runResult) {
+	for f := range numFactKinds {
+		r.present[f] += res.ret.present[f]
+		s.vis[f] += res.ret.visible[f]
+		if res.ret.present[f] > 0 {
+			r.retRuns[f]++
+			s.frac[f] += float64(res.ret.visible[f]) / float64(res.ret.present[f])
+		}
+	}
+}
+
+// addRun adds the calls of one run to the row's counts and costs.
+func (r *row) addRun(res runResult, p prices) {
+	r.budget = res.budget
+	r.runs++
+	if r.firstErr == "" && res.firstErr != "" {
+		r.firstErr = res.file + ": " + res.firstErr
+	}
+	runPeak := 0
+	for i, c := range res.calls {
+		r.calls++
+		if c.failed {
+			r.failed++
+			continue
+		}
+		r.billed += int64(c.sent)
+		runPeak = max(runPeak, c.sent)
+		if c.compacted {
+			r.compactions++
+		}
+		r.sumCalls += c.sumCalls
+		r.sumIn += int64(c.sumIn)
+		r.sumOut += int64(c.sumOut)
+		if c.overBudget {
+			r.budgetViolations++
+		}
+		if c.pairErr {
+			r.pairViolations++
+		}
+		if i > 0 {
+			r.stableOf++
+			if c.stable {
+				r.stable++
+			}
+		}
+		r.cached += int64(c.cached)
+		for f, frac := range cacheFractions {
+			r.cost[f] += (float64(c.sent-c.cached) + frac*float64(c.cached)) * p.input / 1e6
+		}
+		r.costNoCache += float64(c.sent) * p.input / 1e6
+	}
+	r.peak = max(r.peak, runPeak)
+	r.meanPeak += float64(runPeak)
+}
+
+// finish turns the row's sums into means, bills the summarizer's calls
+// (prompt as uncached input, reply as output) and sets the reduction
+// against the row of no compaction.
+func (r *row) finish(none *row, sums *retentionSums, p prices) {
+	if r.runs > 0 {
+		r.meanPeak /= float64(r.runs)
+	}
+	sc := (float64(r.sumIn)*p.input + float64(r.sumOut)*p.output) / 1e6
+	for f := range r.cost {
+		r.cost[f] += sc
+	}
+	r.costNoCache += sc
+	for f := range numFactKinds {
+		r.retention[f], r.retMicro[f] = math.NaN(), math.NaN()
+		if r.retRuns[f] > 0 {
+			r.retention[f] = sums.frac[f] / float64(r.retRuns[f])
+		}
+		if r.present[f] > 0 {
+			r.retMicro[f] = float64(sums.vis[f]) / float64(r.present[f])
+		}
+	}
+	if none != nil && none.billed > 0 {
+		r.reduction = 1 - float64(r.billed)/float64(none.billed)
+	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/agentcompact/compact/internal/msg"
 
 	"github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/budget"
@@ -100,41 +101,8 @@ func replayRun(ctx context.Context, file string, msgs []llms.MessageContent, st 
 // commonPrefix returns the number of leading messages a and b share.
 func commonPrefix(a, b []llms.MessageContent) int {
 	n := 0
-	for n < len(a) && n < len(b) && messageEqual(a[n], b[n]) {
+	for n < len(a) && n < len(b) && msg.Equal(a[n], b[n]) {
 		n++
 	}
 	return n
-}
-
-// messageEqual reports whether two messages have the same role and parts.
-// Comparing equal strings that share memory is cheap, so comparing a
-// message with its unchanged copy costs little.
-func messageEqual(a, b llms.MessageContent) bool {
-	if a.Role != b.Role || len(a.Parts) != len(b.Parts) {
-		return false
-	}
-	for k := range a.Parts {
-		if !partEqual(a.Parts[k], b.Parts[k]) {
-			return false
-		}
-	}
-	return true
-}
-
-func partEqual(a, b llms.ContentPart) bool {
-	switch x := a.(type) {
-	case llms.TextContent:
-		y, ok := b.(llms.TextContent)
-		return ok && x.Text == y.Text
-	case llms.ToolCall:
-		y, ok := b.(llms.ToolCall)
-		if !ok || x.ID != y.ID || x.Type != y.Type || (x.FunctionCall == nil) != (y.FunctionCall == nil) {
-			return false
-		}
-		return x.FunctionCall == nil || *x.FunctionCall == *y.FunctionCall
-	case llms.ToolCallResponse:
-		y, ok := b.(llms.ToolCallResponse)
-		return ok && x == y
-	}
-	return fmt.Sprintf("%T%#v", a, a) == fmt.Sprintf("%T%#v", b, b)
 }

@@ -13,30 +13,6 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-func TestMessageEqual(t *testing.T) {
-	a := call("c1", "bash", `{"command": "ls"}`)
-	tests := []struct {
-		name string
-		x, y llms.MessageContent
-		want bool
-	}{
-		{"same", a, call("c1", "bash", `{"command": "ls"}`), true},
-		{"other args", a, call("c1", "bash", `{"command": "ls -l"}`), false},
-		{"other role", llms.TextParts(llms.ChatMessageTypeHuman, "x"), llms.TextParts(llms.ChatMessageTypeAI, "x"), false},
-		{"text", llms.TextParts(llms.ChatMessageTypeHuman, "x"), llms.TextParts(llms.ChatMessageTypeHuman, "x"), true},
-		{"result", result("c1", "bash", "out"), result("c1", "bash", "out2"), false},
-		{"part count", llms.TextParts(llms.ChatMessageTypeHuman, "x", "y"), llms.TextParts(llms.ChatMessageTypeHuman, "x"), false},
-		{"nil call", llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{llms.ToolCall{ID: "a"}}}, a, false},
-		{"image", llms.MessageContent{Role: llms.ChatMessageTypeHuman, Parts: []llms.ContentPart{llms.ImageURLContent{URL: "u"}}},
-			llms.MessageContent{Role: llms.ChatMessageTypeHuman, Parts: []llms.ContentPart{llms.ImageURLContent{URL: "u"}}}, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, messageEqual(tt.x, tt.y))
-		})
-	}
-}
-
 func TestCommonPrefix(t *testing.T) {
 	m := conversation()
 	assert.Equal(t, 3, commonPrefix(m[:3], m))

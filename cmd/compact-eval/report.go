@@ -268,8 +268,16 @@ func renderReport(ev *evaluation) string {
 		b.WriteString("\n")
 	}
 	writeHeadroom(&b, ev)
+	writeRest(&b, ev)
+	return b.String()
+}
+
+// writeRest writes the report after its headline results: plots, all
+// windows, errors, definitions and the per-trajectory table.
+func writeRest(b *strings.Builder, ev *evaluation) {
+	cfg := ev.cfg
 	b.WriteString("## Plots\n\n")
-	fmt.Fprintf(&b, "![Tokens sent per call](tokens.png)\n\nTokens sent per call over `%s` at a %s window, one line per strategy; the dashed line is the budget.\n\n", ev.plotRun, windowLabel(ev.plotWindow))
+	fmt.Fprintf(b, "![Tokens sent per call](tokens.png)\n\nTokens sent per call over `%s` at a %s window, one line per strategy; the dashed line is the budget.\n\n", ev.plotRun, windowLabel(ev.plotWindow))
 	b.WriteString("![Retention versus tokens](retention.png)\n\nMean fact retention (the four categories averaged) against input tokens billed over the corpus, one point per strategy and window.\n\n")
 
 	b.WriteString("## All windows\n\n")
@@ -280,9 +288,15 @@ func renderReport(ev *evaluation) string {
 				budget = r.budget
 			}
 		}
-		fmt.Fprintf(&b, "### Window %s tokens (budget %s)\n\n", fmtInt(int64(w)), fmtInt(int64(budget)))
-		writeWindowTables(&b, ev, w)
+		fmt.Fprintf(b, "### Window %s tokens (budget %s)\n\n", fmtInt(int64(w)), fmtInt(int64(budget)))
+		writeWindowTables(b, ev, w)
 	}
+	writeErrors(b, ev)
+	writeDefinitions(b)
+	writePerTrajectory(b, ev)
+}
+
+func writeErrors(b *strings.Builder, ev *evaluation) {
 	var errs []string
 	for _, r := range ev.rows {
 		if r.firstErr != "" {
@@ -292,7 +306,9 @@ func renderReport(ev *evaluation) string {
 	if len(errs) > 0 {
 		b.WriteString("### Errors\n\n" + strings.Join(errs, "\n") + "\n\n")
 	}
+}
 
+func writeDefinitions(b *strings.Builder) {
 	b.WriteString("## Definitions\n\n")
 	b.WriteString("- **Input tokens billed**: the sum over all calls of all runs of the tokens sent. **vs none**: the change against `none` at the same window.\n")
 	b.WriteString("- **Peak context**: the largest context sent by any call, and the mean over runs of each run's largest.\n")
@@ -305,8 +321,11 @@ func renderReport(ev *evaluation) string {
 	b.WriteString("- **Budget violations**: calls whose context exceeds the budget. **Tool-pair violations**: calls whose context fails `compact.CheckToolPairs` (a tool result without its call right before, or a call without its results), which providers reject. **Errors**: calls where the strategy returned an error and sent nothing.\n")
 	b.WriteString("- **Prefix-stable calls**: calls whose context starts with the previous call's whole context (message by message), out of all calls but each run's first: the proxy of a provider prompt-cache hit.\n")
 	b.WriteString("- **Cost with caching**: per call, the tokens of the leading messages shared with the previous call's context are billed at 10%, 25% or 50% of the input price, the rest at the full price; plus the summarizer's tokens. Providers' cache granularity (for example OpenAI's 1,024-token minimum) is not modelled.\n\n")
+}
 
-	fmt.Fprintf(&b, "## Per trajectory at a %s window\n\n", windowLabel(ev.plotWindow))
+func writePerTrajectory(b *strings.Builder, ev *evaluation) {
+	cfg := ev.cfg
+	fmt.Fprintf(b, "## Per trajectory at a %s window\n\n", windowLabel(ev.plotWindow))
 	b.WriteString("Input tokens billed per run, and in parentheses the mean retention at the last call.\n\n")
 	head := []string{"trajectory", "calls"}
 	head = append(head, cfg.strategies...)
@@ -325,8 +344,7 @@ func renderReport(ev *evaluation) string {
 		}
 		rows = append(rows, line)
 	}
-	markdownTable(&b, head, rows)
-	return b.String()
+	markdownTable(b, head, rows)
 }
 
 func writeWindowTables(b *strings.Builder, ev *evaluation, w int) {

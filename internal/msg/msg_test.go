@@ -37,3 +37,37 @@ func TestEqual(t *testing.T) {
 	assert.True(t, HasToolCall(a))
 	assert.False(t, HasToolCall(llms.TextParts(llms.ChatMessageTypeAI, "x")))
 }
+
+func TestEqualTable(t *testing.T) {
+	a := callMsg("c1", "bash", `{"command": "ls"}`)
+	tests := []struct {
+		name string
+		x, y llms.MessageContent
+		want bool
+	}{
+		{"same", a, callMsg("c1", "bash", `{"command": "ls"}`), true},
+		{"other args", a, callMsg("c1", "bash", `{"command": "ls -l"}`), false},
+		{"other role", llms.TextParts(llms.ChatMessageTypeHuman, "x"), llms.TextParts(llms.ChatMessageTypeAI, "x"), false},
+		{"text", llms.TextParts(llms.ChatMessageTypeHuman, "x"), llms.TextParts(llms.ChatMessageTypeHuman, "x"), true},
+		{"result", resultMsg("c1", "bash", "out"), resultMsg("c1", "bash", "out2"), false},
+		{"part count", llms.TextParts(llms.ChatMessageTypeHuman, "x", "y"), llms.TextParts(llms.ChatMessageTypeHuman, "x"), false},
+		{"nil call", llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{llms.ToolCall{ID: "a"}}}, a, false},
+		{"image", llms.MessageContent{Role: llms.ChatMessageTypeHuman, Parts: []llms.ContentPart{llms.ImageURLContent{URL: "u"}}},
+			llms.MessageContent{Role: llms.ChatMessageTypeHuman, Parts: []llms.ContentPart{llms.ImageURLContent{URL: "u"}}}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, Equal(tt.x, tt.y))
+		})
+	}
+}
+
+func callMsg(id, name, args string) llms.MessageContent {
+	return llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{
+		llms.ToolCall{ID: id, Type: "function", FunctionCall: &llms.FunctionCall{Name: name, Arguments: args}}}}
+}
+
+func resultMsg(id, name, out string) llms.MessageContent {
+	return llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{
+		llms.ToolCallResponse{ToolCallID: id, Name: name, Content: out}}}
+}
