@@ -112,6 +112,10 @@ func estimateWith(s string, p *estParams) int {
 		case clsOther:
 			u, i = estPunct(s, i, p)
 		case clsSpace:
+			if i+1 < len(s) && isWordStart(asciiClass[s[i+1]]) {
+				i++ // the common case: one space, the prefix of the next word
+				continue
+			}
 			u, i = estSpaces(s, i, p)
 		case clsNewline:
 			n := runOf(s, i, clsNewline)
