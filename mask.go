@@ -21,6 +21,7 @@ func (w *work) mask(ns *sessionState, tailStart int) int {
 			continue
 		}
 		masks, failed, changed := w.maskParts(m)
+		w.failed[i] = w.failed[i] || failed // an error round keeps its priority, masked or not
 		if !changed {
 			continue
 		}
