@@ -36,6 +36,25 @@
 // between compactions the output is the previous output plus the newly
 // appended messages, so provider prompt caches keep hitting (I7).
 //
+// The pipeline lives one stage per file: decide.go (the trigger policy),
+// mask.go (stage 1), drop.go and summarize.go (stage 2), cut.go (stage 3),
+// work.go and output.go (the view of one call and the [Result]).
+//
+// # Adapters and windows
+//
+// A [Result] says what the output did with every input message
+// (Result.States: kept, masked, cut or summarized) and where every output
+// message comes from (Result.Origin), so an adapter maps the output back to
+// its own messages without knowing the engine's rules. An adapter that keeps
+// its own history names its messages with [WithMessageIDs] and, once the
+// session has summarized messages, may leave them out of later calls with
+// [WithOmitted]: the output is the same as for the whole history, and the
+// session forgets the omitted ids, so a call's cost follows the window, not
+// the conversation. [Compactor.View] shows the session's view without
+// compacting. The session keeps the newest records of its summary chain
+// ([WithChainRetention]); the whole chain is every Result.Summary. Events
+// reach [WithObserver] and, with the caller's context, [WithEventHandler].
+//
 // Most users do not call Compact directly: they wrap their model with
 // package middleware, which compacts every GenerateContent call including
 // the tool loop inside one agent run, or swap in package memory, a

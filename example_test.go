@@ -79,3 +79,40 @@ func ExampleWithObserver() {
 	_, _ = c.Compact(context.Background(), compact.NewSession(""), msgs)
 	// Output: emergency compaction: 1816 -> 1495 tokens (budget 1500)
 }
+
+// A caller that keeps its own history names its messages and leaves out
+// what the session has summarized: the output is the one the whole history
+// would get.
+func ExampleWithOmitted() {
+	c, err := compact.New(compact.WithContextWindow(2_000), compact.WithReservedOutput(200), compact.WithMinMessages(0))
+	if err != nil {
+		panic(err)
+	}
+	s := compact.NewSession("window")
+	history := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeSystem, "You are terse.")}
+	ids := []string{"sys"}
+	window := []int{0} // positions of history given to the engine
+	for i := 1; i <= 40; i++ {
+		history = append(history, llms.TextParts(llms.ChatMessageTypeHuman, fmt.Sprintf("question %d: %s", i, strings.Repeat("why? ", 30))))
+		ids = append(ids, fmt.Sprintf("m%d", i))
+		window = append(window, i)
+		in, inIDs := make([]llms.MessageContent, len(window)), make([]string, len(window))
+		for k, p := range window {
+			in[k], inIDs[k] = history[p], ids[p]
+		}
+		res, err := c.Compact(context.Background(), s, in,
+			compact.WithMessageIDs(inIDs), compact.WithOmitted(len(history)-len(window)))
+		if err != nil {
+			panic(err)
+		}
+		kept := window[:0:0]
+		for k, p := range window {
+			if !res.States[k].Summarized() {
+				kept = append(kept, p)
+			}
+		}
+		window = kept
+	}
+	fmt.Println(len(history), "messages;", "window under 40:", len(window) < 40, "; summarized:", s.Stats().MessagesSummarized > 0)
+	// Output: 41 messages; window under 40: true ; summarized: true
+}
