@@ -1,4 +1,4 @@
-package compact
+package llmsummary_test
 
 import (
 	"context"
@@ -10,14 +10,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/internal/trajectory"
+	"github.com/agentcompact/compact/llmsummary"
 	"github.com/agentcompact/compact/prompts"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/llms"
 )
 
-var summarizerCorpus = flag.String("summarizer-corpus", "../shared/eval/trajectories",
+var summarizerCorpus = flag.String("summarizer-corpus", "../../shared/eval/trajectories",
 	"folder of JSONL agent trajectories for TestSummarizerCorpusMeasure (skipped when absent)")
 
 // scriptedSummarizerModel is an offline stand-in for a summarizer model. It
@@ -43,7 +45,7 @@ func (m *scriptedSummarizerModel) GenerateContent(_ context.Context, msgs []llms
 		return nil, errors.New("API returned unexpected status code: 503: overloaded")
 	}
 	if m.badEvery > 0 && m.calls%m.badEvery == 0 {
-		return textReply("Sure! The agent worked on the repository."), nil
+		return reply("Sure! The agent worked on the repository."), nil
 	}
 	var o llms.CallOptions
 	for _, f := range options {
@@ -82,16 +84,20 @@ func (m *scriptedSummarizerModel) GenerateContent(_ context.Context, msgs []llms
 	if len(s.KeyPoints) > prompts.MaxKeyPoints {
 		s.KeyPoints = s.KeyPoints[len(s.KeyPoints)-prompts.MaxKeyPoints:]
 	}
-	reply := prompts.MarshalSummary(s)
-	for o.MaxTokens > 0 && m.count(reply) > o.MaxTokens && (len(s.KeyPoints) > 0 || len(s.Context.DomainEntities) > 0) {
+	text := prompts.MarshalSummary(s)
+	for o.MaxTokens > 0 && m.count(text) > o.MaxTokens && (len(s.KeyPoints) > 0 || len(s.Context.DomainEntities) > 0) {
 		if len(s.KeyPoints) > 0 {
 			s.KeyPoints = s.KeyPoints[1:]
 		} else {
 			s.Context.DomainEntities = s.Context.DomainEntities[1:]
 		}
-		reply = prompts.MarshalSummary(s)
+		text = prompts.MarshalSummary(s)
 	}
-	return textReply(reply), nil
+	return reply(text), nil
+}
+
+func reply(content string) *llms.ContentResponse {
+	return &llms.ContentResponse{Choices: []*llms.ContentChoice{{Content: content}}}
 }
 
 // firstWords returns the first n words of s, at most 300 bytes.
@@ -136,51 +142,64 @@ func TestSummarizerCorpusMeasure(t *testing.T) {
 		var (
 			runs, summarizing, fellBack, llmMode, shrunk, trimmedCalls int
 			callsPerRun, inTok, outTok, attempts                       []int
-			total                                                      SummarizerStats
+			total                                                      llmsummary.Stats
 			modes                                                      = map[string]int{}
 		)
 		for _, f := range files {
 			msgs, err := trajectory.ReadFile(f)
 			require.NoError(t, err)
 			model := &scriptedSummarizerModel{count: counter.Count, failEvery: cfg.failEvery, badEvery: cfg.badEvery}
-			c, err := New(WithContextWindow(cfg.window), WithSummarizer(model),
-				WithLLMSummarizerOptions(WithSummarizerSleep(func(ctx context.Context, _ time.Duration) error { return ctx.Err() })))
+			sum := llmsummary.New([]llms.Model{model},
+				llmsummary.WithSleep(func(ctx context.Context, _ time.Duration) error { return ctx.Err() }))
+			c, err := compact.New(compact.WithContextWindow(cfg.window), compact.WithCustomSummarizer(sum))
 			require.NoError(t, err)
-			s := NewSession(filepath.Base(f))
+			s := compact.NewSession(filepath.Base(f))
 			runs++
 			runCalls := 0
 			for i := 1; i <= len(msgs); i++ {
 				if i < len(msgs) && msgs[i].Role != llms.ChatMessageTypeAI {
 					continue
 				}
-				var st SummarizerStats
-				res, err := c.Compact(ContextWithSummarizerStats(context.Background(), &st), s, msgs[:i])
+				before := sum.Stats()
+				res, err := c.Compact(context.Background(), s, msgs[:i])
 				require.NoError(t, err, "%s call %d", f, i)
-				total.add(st)
-				if st.Calls == 0 {
+				ev := res.Event
+				if ev == nil || ev.SummarizerCalls == 0 {
 					continue
 				}
-				runCalls += st.Calls
+				require.Len(t, ev.Calls, ev.SummarizerCalls, "one report per model call")
+				after := sum.Stats()
+				runCalls++
 				summarizing++
-				attempts = append(attempts, st.Attempts)
-				inTok = append(inTok, st.InputTokens/max(st.Attempts, 1))
-				outTok = append(outTok, st.OutputTokens/max(st.Attempts, 1))
-				if st.Shrunk > 0 {
+				in, out := 0, 0
+				for _, call := range ev.Calls {
+					in += call.InputTokens
+					out += call.OutputTokens
+				}
+				attempts = append(attempts, len(ev.Calls))
+				inTok = append(inTok, in/len(ev.Calls))
+				outTok = append(outTok, out/len(ev.Calls))
+				if after.Shrunk > before.Shrunk {
 					shrunk++
 				}
-				if st.TrimmedMessages > 0 {
+				if after.TrimmedMessages > before.TrimmedMessages {
 					trimmedCalls++
 				}
-				if res.Event != nil {
-					modes[res.Event.Mode]++
-				}
-				if st.Failures > 0 || (res.Event != nil && (res.Event.Mode == ModeFallback || res.Event.Err != nil)) {
+				modes[ev.Mode]++
+				if after.Failures > before.Failures || ev.Mode == compact.ModeFallback || ev.Err != nil {
 					fellBack++
 				} else {
 					llmMode++
 				}
 			}
 			callsPerRun = append(callsPerRun, runCalls)
+			st := sum.Stats()
+			total.Calls += st.Calls
+			total.CutMessages += st.CutMessages
+			total.Retries += st.Retries
+			total.TransportErrors += st.TransportErrors
+			total.ValidationErrors += st.ValidationErrors
+			total.ModelFallbacks += st.ModelFallbacks
 		}
 		t.Logf("%s, window %d, %d runs: summarizer calls per run mean %.2f, median %d, max %d (total %d; %d kept the LLM summary, %d fell back = %.1f%%)",
 			cfg.name, cfg.window, runs, measureMean(callsPerRun), measurePct(callsPerRun, 50), measurePct(callsPerRun, 100), total.Calls, llmMode, fellBack,
@@ -191,6 +210,7 @@ func TestSummarizerCorpusMeasure(t *testing.T) {
 			shrunk, summarizing, trimmedCalls, total.CutMessages, total.Retries, total.TransportErrors, total.ValidationErrors, total.ModelFallbacks)
 		t.Logf("  event modes of the summarizing compactions: %v", modes)
 		require.Equal(t, summarizing, llmMode+fellBack)
+		require.Equal(t, summarizing, total.Calls, "one Summarize call per summarizing compaction")
 		if cfg.failEvery == 0 && cfg.badEvery == 0 {
 			require.Zero(t, fellBack, "a compliant model never falls back")
 		}
