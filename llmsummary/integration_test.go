@@ -267,10 +267,7 @@ func TestLLMSummarizerOpenAIHang(t *testing.T) {
 func TestLLMSummarizerOpenAIModelFallback(t *testing.T) {
 	light, heavy := newFakeOpenAI(t, bMalformed), newFakeOpenAI(t, bValid)
 	s := New([]llms.Model{light.model(t, false), heavy.model(t, false)})
-	var rep reports
-	req := baseRequest(sampleMessages())
-	req.OnCall = rep.on
-	rec, err := s.Summarize(context.Background(), req)
+	rec, calls, err := summarizeReported(s, baseRequest(sampleMessages()))
 	require.NoError(t, err)
 	st := s.Stats()
 	assert.Equal(t, summary.ModeLLM, rec.Mode)
@@ -281,8 +278,8 @@ func TestLLMSummarizerOpenAIModelFallback(t *testing.T) {
 	assert.Equal(t, light.body(0), heavy.body(0), "both models get the same prompt")
 
 	// The reports carry the provider's usage (the fake reports 10 and 10).
-	require.Len(t, rep.calls, 2)
-	for i, c := range rep.calls {
+	require.Len(t, calls, 2)
+	for i, c := range calls {
 		assert.Equal(t, "*openai.LLM", c.Model, "the type name when no name is given")
 		assert.Equal(t, 1, c.Attempt)
 		assert.Equal(t, 10, c.InputTokens)
@@ -290,7 +287,7 @@ func TestLLMSummarizerOpenAIModelFallback(t *testing.T) {
 		assert.False(t, c.Start.IsZero())
 		assert.Equal(t, i == 0, c.Err != nil, "call %d: %v", i, c.Err)
 	}
-	assert.ErrorIs(t, rep.calls[0].Err, prompts.ErrInvalidSummary)
+	assert.ErrorIs(t, calls[0].Err, prompts.ErrInvalidSummary)
 	assert.Equal(t, 20, st.InputTokens)
 	assert.Equal(t, 20, st.OutputTokens)
 }

@@ -101,10 +101,7 @@ func TestLLMSummarizerSuccess(t *testing.T) {
 		})
 	clock := &stepClock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), step: 1500 * time.Millisecond}
 	s := New([]llms.Model{model}, WithClock(clock.now), WithModelNames("light"))
-	var rep reports
-	req := baseRequest(sampleMessages())
-	req.OnCall = rep.on
-	rec, err := s.Summarize(context.Background(), req)
+	rec, calls, err := summarizeReported(s, baseRequest(sampleMessages()))
 	require.NoError(t, err)
 	st := s.Stats()
 
@@ -144,7 +141,7 @@ func TestLLMSummarizerSuccess(t *testing.T) {
 	assert.Positive(t, st.InputTokens)
 	assert.Equal(t, quarterCount("```json\n"+goodJSON+"\n```"), st.OutputTokens)
 	assert.Equal(t, []summary.Call{{Model: "light", Attempt: 1, InputTokens: st.InputTokens, OutputTokens: st.OutputTokens,
-		Start: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Duration: 1500 * time.Millisecond}}, rep.calls)
+		Start: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Duration: 1500 * time.Millisecond}}, calls)
 }
 
 // stepClock is a clock that advances by step at every reading.
@@ -162,16 +159,22 @@ func (c *stepClock) now() time.Time {
 	return t
 }
 
-// reports collects the summary.Call reports of a request's OnCall.
-type reports struct {
-	mu    sync.Mutex
-	calls []summary.Call
-}
-
-func (r *reports) on(_ context.Context, c summary.Call) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.calls = append(r.calls, c)
+// summarizeReported runs s on req and returns the reports it made to the
+// request's OnCall too.
+func summarizeReported(s *Summarizer, req summary.Request) (summary.Record, []summary.Call, error) {
+	var (
+		mu    sync.Mutex
+		calls []summary.Call
+	)
+	req.OnCall = func(_ context.Context, c summary.Call) {
+		mu.Lock()
+		defer mu.Unlock()
+		calls = append(calls, c)
+	}
+	rec, err := s.Summarize(context.Background(), req)
+	mu.Lock()
+	defer mu.Unlock()
+	return rec, calls, err
 }
 
 func TestLLMSummarizerDoesNotMutateRequest(t *testing.T) {
@@ -276,10 +279,7 @@ func TestLLMSummarizerFailures(t *testing.T) {
 			gomock.InOrder(calls...)
 			var sl sleeps
 			s := New([]llms.Model{models[0], models[1]}, WithSleep(sl.sleep), WithModelNames("light", "heavy"))
-			var rep reports
-			req := baseRequest(sampleMessages())
-			req.OnCall = rep.on
-			rec, err := s.Summarize(context.Background(), req)
+			rec, reps, err := summarizeReported(s, baseRequest(sampleMessages()))
 			st := s.Stats()
 			if tt.wantErr != "" {
 				require.Error(t, err)
@@ -297,10 +297,10 @@ func TestLLMSummarizerFailures(t *testing.T) {
 			assert.Equal(t, tt.wantStats.Attempts*(st.InputTokens/max(tt.wantStats.Attempts, 1)), st.InputTokens, "every attempt sends the same prompt")
 
 			// One report per model call, in order.
-			require.Len(t, rep.calls, len(tt.steps))
+			require.Len(t, reps, len(tt.steps))
 			perModel := map[int]int{}
 			for i, step := range tt.steps {
-				c := rep.calls[i]
+				c := reps[i]
 				perModel[step.model]++
 				assert.Equal(t, []string{"light", "heavy"}[step.model], c.Model, "call %d", i)
 				assert.Equal(t, perModel[step.model], c.Attempt, "call %d", i)
