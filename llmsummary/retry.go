@@ -20,10 +20,10 @@ import (
 
 // Defaults of [DefaultRetryPolicy].
 const (
-	DefaultMaxRetries     = 1
-	DefaultRetryBaseDelay = 250 * time.Millisecond
-	DefaultRetryMaxDelay  = 10 * time.Second
-	DefaultAttemptTimeout = 60 * time.Second
+	DefaultMaxRetries     = 1                      // retries per model after a transport error
+	DefaultRetryBaseDelay = 250 * time.Millisecond // backoff unit: 250 ms x 2^retry
+	DefaultRetryMaxDelay  = 10 * time.Second       // longest wait before giving up on a model
+	DefaultAttemptTimeout = 60 * time.Second       // bound of one model call
 )
 
 // RetryPolicy decides how the [Summarizer] retries a failed model call on
@@ -160,9 +160,11 @@ var transientTexts = []string{
 //     once it is done), a net.Error, or llms.ErrCodeTimeout;
 //   - network failures: any net.Error, io.ErrUnexpectedEOF, ECONNRESET,
 //     ECONNREFUSED, EPIPE;
-//   - HTTP 408, 425, 429, 500, 502, 503, 504 and other 5xx except 501 (see
-//     [httpStatus]), and llms.ErrCodeRateLimit or
-//     llms.ErrCodeProviderUnavailable;
+//   - HTTP 408, 425, 429, 500, 502, 503, 504 and other 5xx except 501 (the
+//     status from an error with a StatusCode() int or HTTPStatusCode() int
+//     method, or from the message text of langchaingo's clients, such as
+//     "API returned unexpected status code: 429"), and llms.ErrCodeRateLimit
+//     or llms.ErrCodeProviderUnavailable;
 //   - langchaingo's text-only transport errors ("request timeout",
 //     "network error", "rate limit", "overloaded", ...).
 //
