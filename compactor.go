@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/extractors"
+	"github.com/agentcompact/compact/llmsummary"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -59,7 +60,7 @@ func New(opts ...Option) (*Compactor, error) {
 	case o.summarizer != nil:
 		c.summarizer = o.summarizer
 	case len(o.summaryModels) > 0:
-		c.summarizer = NewLLMSummarizer(o.summaryModels, o.llmOptions...)
+		c.summarizer = llmsummary.New(o.summaryModels)
 	}
 	return c, nil
 }

@@ -19,8 +19,8 @@ func (c *Compactor) dropAndSummarize(ctx context.Context, w *work, ns *sessionSt
 	if len(newDrops) == 0 {
 		return nil
 	}
-	rec, calls, sumErr := c.summarize(ctx, w, ns.latest(), newDrops)
-	ev.SummarizerCalls = calls
+	rec, calls, reports, sumErr := c.summarize(ctx, w, ns.latest(), newDrops)
+	ev.SummarizerCalls, ev.Calls = calls, reports
 	if sumErr != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

@@ -3,6 +3,8 @@ package compact
 import (
 	"context"
 	"time"
+
+	"github.com/agentcompact/compact/summary"
 )
 
 // Reasons a compaction ran, recorded in [Event].Reason.
@@ -37,6 +39,13 @@ type Event struct {
 	// Start is when the Compact call began; Duration how long it took.
 	Start    time.Time     `json:"start"`
 	Duration time.Duration `json:"duration"`
+	// Calls are the summarizer's reports of its model calls, in order
+	// (model, attempt, tokens in and out, start, duration, error), for
+	// tracing; see [summary.Call]. SummarizerCalls is their number, or 1 for
+	// a summarizer that reports none. A failed call's error is serialized as
+	// its ErrText. nil when nothing was summarized or the summarizer reports
+	// no calls (the rule-based one, most custom ones).
+	Calls []summary.Call `json:"calls,omitempty"`
 	// Err is the summarizer error that caused a fallback (Mode == ModeFallback),
 	// or nil. It is not serialized; ErrText carries its message.
 	Err     error  `json:"-"`

@@ -3,6 +3,7 @@ package compact
 import (
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/extractors"
+	"github.com/agentcompact/compact/summary"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -17,8 +18,8 @@ const (
 	DefaultPreserveFloor    = 2
 	DefaultCooldown         = 4
 	DefaultMaxChainDepth    = 3
-	DefaultMaxSummaryTokens = 500
-	DefaultSummaryInputCap  = 8_000
+	DefaultMaxSummaryTokens = summary.DefaultMaxTokens      // 500
+	DefaultSummaryInputCap  = summary.DefaultMaxInputTokens // 8,000
 	DefaultReservedOutput   = 4_096
 	// DefaultChainRetention is how many summary records a Session keeps.
 	DefaultChainRetention = 8
@@ -48,7 +49,6 @@ type options struct {
 	handler          EventHandler
 	chainRetention   int
 	priorities       Priorities
-	llmOptions       []LLMSummarizerOption
 }
 
 // Option configures a [Compactor]. Options are applied in order; an invalid
@@ -108,21 +108,23 @@ func WithMaxSummaryTokens(n int) Option { return func(o *options) { o.maxSummary
 // messages trimmed first. Must be >= 1. Default 8,000 tokens.
 func WithSummaryInputCap(tokens int) Option { return func(o *options) { o.summaryInputCap = tokens } }
 
-// WithSummarizer makes stage 2 summarize with the given models, in preference
-// order: the next is tried when one fails. The models are called directly,
-// never through the middleware. Default: none, the rule-based digest.
+// WithSummarizer makes stage 2 summarize with the given models, in
+// preference order (the next is tried when one fails), through the LLM
+// summarizer of package llmsummary with its default options: one retry of
+// transport errors, the default prompt, no logging. The models are called
+// directly, never through the middleware. For other options (retry policy,
+// prompt, logger, the summarizer model's window), build the summarizer
+// with llmsummary.New and give it to [WithCustomSummarizer]. Default: none,
+// the rule-based digest.
 func WithSummarizer(models ...llms.Model) Option {
 	return func(o *options) { o.summaryModels = append([]llms.Model(nil), models...) }
 }
 
-// WithLLMSummarizerOptions configures the LLM summarizer built by
-// [WithSummarizer] (retry policy, clock, prompt). Default: none.
-func WithLLMSummarizerOptions(opts ...LLMSummarizerOption) Option {
-	return func(o *options) { o.llmOptions = append(o.llmOptions, opts...) }
-}
-
-// WithCustomSummarizer sets any [Summarizer]; it takes precedence over
-// [WithSummarizer]. Default: none.
+// WithCustomSummarizer sets any [Summarizer]: llmsummary.New(models,
+// opts...) for an LLM summarizer with custom options, or one of your own.
+// It takes precedence over [WithSummarizer]. On any error of the
+// summarizer, stage 2 falls back to the rule-based digest (see
+// [WithAbortOnFailure]). Default: none.
 func WithCustomSummarizer(s Summarizer) Option { return func(o *options) { o.summarizer = s } }
 
 // WithAbortOnFailure makes Compact return the summarizer's error instead of

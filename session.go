@@ -74,7 +74,7 @@ func (s *Session) Summaries() []SummaryRecord {
 	defer s.mu.Unlock()
 	out := make([]SummaryRecord, len(s.st.Chain))
 	for i, r := range s.st.Chain {
-		out[i] = r.clone()
+		out[i] = r.Clone()
 	}
 	return out
 }
@@ -86,7 +86,7 @@ func (s *Session) Latest() *SummaryRecord {
 	if len(s.st.Chain) == 0 {
 		return nil
 	}
-	r := s.st.Chain[len(s.st.Chain)-1].clone()
+	r := s.st.Chain[len(s.st.Chain)-1].Clone()
 	return &r
 }
 
@@ -196,19 +196,6 @@ func (s *Session) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func (r SummaryRecord) clone() SummaryRecord {
-	r.KeyPoints = append([]string(nil), r.KeyPoints...)
-	r.OriginalMessageIDs = append([]string(nil), r.OriginalMessageIDs...)
-	c := r.Context
-	c.Participants = append([]string(nil), c.Participants...)
-	c.Decisions = append([]string(nil), c.Decisions...)
-	c.ActionItems = append([]ActionItem(nil), c.ActionItems...)
-	c.Unresolved = append([]string(nil), c.Unresolved...)
-	c.DomainEntities = append([]string(nil), c.DomainEntities...)
-	r.Context = c
-	return r
-}
-
 // droppedSet returns the set view of st.Dropped, built lazily.
 func (st *sessionState) droppedSet() map[string]struct{} {
 	if st.dropped == nil || len(st.dropped) != len(st.Dropped) {
@@ -225,7 +212,7 @@ func (st *sessionState) latest() *SummaryRecord {
 	if len(st.Chain) == 0 {
 		return nil
 	}
-	r := st.Chain[len(st.Chain)-1].clone()
+	r := st.Chain[len(st.Chain)-1].Clone()
 	return &r
 }
 

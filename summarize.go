@@ -5,17 +5,21 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentcompact/compact/internal/msg"
+	"github.com/agentcompact/compact/summary"
 	"github.com/google/uuid"
 	"github.com/tmc/langchaingo/llms"
 )
 
 // summarize condenses the messages at idx, folding in prev. It never fails
 // without a usable record: on a summarizer error it returns the rule-based
-// record (Mode fallback) together with the error.
-func (c *Compactor) summarize(ctx context.Context, w *work, prev *SummaryRecord, idx []int) (SummaryRecord, int, error) {
+// record (Mode fallback) together with the error. It also returns how many
+// model calls the summarizer made (at least 1 when there is a summarizer)
+// and the reports of those calls.
+func (c *Compactor) summarize(ctx context.Context, w *work, prev *SummaryRecord, idx []int) (SummaryRecord, int, []summary.Call, error) {
 	req := SummarizeRequest{
 		Messages:       make([]llms.MessageContent, len(idx)),
 		MessageIDs:     make([]string, len(idx)),
@@ -36,13 +40,25 @@ func (c *Compactor) summarize(ctx context.Context, w *work, prev *SummaryRecord,
 	var rec SummaryRecord
 	var err error
 	calls := 0
+	var reports []summary.Call
 	if c.summarizer != nil {
-		var st SummarizerStats
-		rec, err = c.summarizer.Summarize(ContextWithSummarizerStats(ctx, &st), req)
-		calls = st.Attempts
-		if st.Calls == 0 {
-			calls = 1 // a custom summarizer that does not report its calls
+		var mu sync.Mutex
+		done := false
+		req.OnCall = func(_ context.Context, call summary.Call) {
+			if call.Err != nil && call.ErrText == "" {
+				call.ErrText = call.Err.Error()
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if !done { // a report after Summarize returned is dropped
+				reports = append(reports, call)
+			}
 		}
+		rec, err = c.summarizer.Summarize(ctx, req)
+		mu.Lock()
+		done = true
+		mu.Unlock()
+		calls = max(len(reports), 1) // a custom summarizer that does not report its calls counts as 1
 		if err == nil && strings.TrimSpace(rec.Summary) == "" {
 			err = errors.New("summarizer returned an empty summary")
 		}
@@ -54,7 +70,7 @@ func (c *Compactor) summarize(ctx context.Context, w *work, prev *SummaryRecord,
 		var rerr error
 		rec, rerr = c.rule.Summarize(ctx, req)
 		if rerr != nil {
-			return SummaryRecord{}, calls, errors.Join(err, rerr)
+			return SummaryRecord{}, calls, reports, errors.Join(err, rerr)
 		}
 		if err != nil {
 			rec.Mode = ModeFallback
@@ -72,5 +88,5 @@ func (c *Compactor) summarize(ctx context.Context, w *work, prev *SummaryRecord,
 	rec.Timestamp = time.Now().UTC()
 	rec.OriginalMessageIDs = req.MessageIDs
 	rec.TokenEstimate = c.counter.Count(SummaryPreamble + rec.Summary)
-	return rec, calls, err
+	return rec, calls, reports, err
 }

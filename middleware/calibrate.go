@@ -2,17 +2,16 @@ package middleware
 
 import (
 	"encoding/json"
-	"math"
-	"strconv"
 	"sync"
 
 	"github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/internal/usage"
 	"github.com/tmc/langchaingo/llms"
 )
 
 // PromptTokens returns the prompt tokens the provider reported in the
-// GenerationInfo of resp's first choice, and whether it reported any. The
-// providers of langchaingo v0.1.14 use different keys:
+// GenerationInfo of resp's first choice that has one, and whether it
+// reported any. The providers of langchaingo v0.1.14 use different keys:
 //
 //   - "PromptTokens": openai, ollama, googleai (cached tokens included), maritaca;
 //   - "InputTokens" plus "CacheCreationInputTokens" and "CacheReadInputTokens":
@@ -23,97 +22,7 @@ import (
 // accepted; zero and negative counts are "not reported". Providers that
 // report no usage (mistral keeps a struct under "usage", fake models
 // nothing) yield false.
-func PromptTokens(resp *llms.ContentResponse) (int, bool) {
-	if resp == nil {
-		return 0, false
-	}
-	for _, ch := range resp.Choices {
-		if ch == nil || ch.GenerationInfo == nil {
-			continue
-		}
-		gi := ch.GenerationInfo
-		if n, ok := number(gi["PromptTokens"]); ok && n > 0 {
-			return n, true
-		}
-		if n, ok := number(gi["InputTokens"]); ok && n > 0 {
-			c1, _ := number(gi["CacheCreationInputTokens"])
-			c2, _ := number(gi["CacheReadInputTokens"])
-			return n + max(c1, 0) + max(c2, 0), true
-		}
-		for _, k := range []string{"input_tokens", "prompt_tokens"} {
-			if n, ok := number(gi[k]); ok && n > 0 {
-				return n, true
-			}
-		}
-		return 0, false
-	}
-	return 0, false
-}
-
-func number(v any) (int, bool) {
-	switch x := v.(type) {
-	case int:
-		return x, true
-	case int8:
-		return int(x), true
-	case int16:
-		return int(x), true
-	case int32:
-		return int(x), true
-	case int64:
-		return clampInt64(x), true
-	case uint:
-		return clampUint64(uint64(x)), true
-	case uint8:
-		return int(x), true
-	case uint16:
-		return int(x), true
-	case uint32:
-		return clampUint64(uint64(x)), true
-	case uint64:
-		return clampUint64(x), true
-	case float32:
-		return floatInt(float64(x))
-	case float64:
-		return floatInt(x)
-	case json.Number:
-		if n, err := x.Int64(); err == nil {
-			return clampInt64(n), true
-		}
-		if f, err := x.Float64(); err == nil {
-			return floatInt(f)
-		}
-	case string:
-		if n, err := strconv.Atoi(x); err == nil {
-			return n, true
-		}
-	}
-	return 0, false
-}
-
-func clampInt64(x int64) int {
-	if x > math.MaxInt32 {
-		return math.MaxInt32
-	}
-	if x < math.MinInt32 {
-		return math.MinInt32
-	}
-	return int(x)
-}
-
-func clampUint64(x uint64) int {
-	if x > math.MaxInt32 {
-		return math.MaxInt32
-	}
-	return int(x)
-}
-
-func floatInt(f float64) (int, bool) {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, false
-	}
-	return clampInt64(int64(math.Max(math.Min(f, math.MaxInt32), math.MinInt32))), true
-}
+func PromptTokens(resp *llms.ContentResponse) (int, bool) { return usage.PromptTokens(resp) }
 
 // calibrationFactor returns the factor by which the engine's budget must
 // shrink so that the provider's count of the next prompt fits: the provider

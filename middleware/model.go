@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/summary"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -93,8 +94,9 @@ func (m *Model) Call(ctx context.Context, prompt string, options ...llms.CallOpt
 // successful call, the provider's prompt-token count calibrates the session
 // ([WithCalibration]).
 //
-// Calls made by the engine's LLM summarizer ([compact.IsSummarizerCall]),
-// when the summarizer model is itself wrapped, pass through uncompacted.
+// Calls made by a summarizer (marked with [summary.MarkSummarizerCall], as
+// the engine's LLM summarizer does), when the summarizer model is itself
+// wrapped, pass through uncompacted.
 //
 // messages is never modified. Errors of the wrapped model are returned as
 // they are; a compaction error (the context cannot fit even after the last
@@ -104,7 +106,7 @@ func (m *Model) GenerateContent(ctx context.Context, messages []llms.MessageCont
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if compact.IsSummarizerCall(ctx) && m.next != nil {
+	if summary.IsSummarizerCall(ctx) && m.next != nil {
 		// The LLM summarizer's own call through a wrapped model: its input is
 		// already capped; compacting it would recurse.
 		return m.next.GenerateContent(ctx, messages, options...)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/llmsummary"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/llms"
@@ -408,7 +409,7 @@ func TestSummarizerCallsPassThrough(t *testing.T) {
 	huge := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, strings.Repeat("words ", 5_000))}
 	// A summarizer model that is itself wrapped: the summarizer's own call
 	// must reach the model unchanged.
-	s := compact.NewLLMSummarizer([]llms.Model{llm})
+	s := llmsummary.New([]llms.Model{llm})
 	_, _ = s.Summarize(context.Background(), compact.SummarizeRequest{Messages: huge, MaxTokens: 100, MaxInputTokens: 100_000, Count: c.Counter().Count, Extractors: c.Extractors()})
 	require.NotEmpty(t, got)
 	for _, msgs := range got {

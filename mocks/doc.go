@@ -9,8 +9,8 @@
 //	    Return(&llms.ContentResponse{Choices: []*llms.ContentChoice{{Content: `{"summary":"..."}`}}}, nil)
 //
 // MockCounter mocks budget.Counter and MockExtractor extractors.Extractor,
-// for tests of code that plugs its own. The mock of compact.Summarizer is in
-// package enginemock, because package compact's own tests import this one.
+// for tests of code that plugs its own. The mock of summary.Summarizer
+// (compact.Summarizer) is in package enginemock.
 //
 // Regenerate with `go generate ./mocks/`.
 package mocks

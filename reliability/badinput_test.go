@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/extractors"
+	"github.com/agentcompact/compact/llmsummary"
 	"github.com/agentcompact/compact/memory"
 	"github.com/agentcompact/compact/memory/sqlitestore"
 	"github.com/agentcompact/compact/middleware"
@@ -453,7 +454,7 @@ func badInputCatalogue() []badCase {
 				return reply(huge), nil
 			})
 			var ev compact.Event
-			sum := compact.NewLLMSummarizer([]llms.Model{model})
+			sum := llmsummary.New([]llms.Model{model})
 			c := newC(t, compact.WithContextWindow(3_000), compact.WithCustomSummarizer(sum), compact.WithObserver(func(e compact.Event) { ev = e }))
 			res, err := c.Compact(context.Background(), compact.NewSession("huge"), msgs)
 			require.NoError(t, err)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/extractors"
+	"github.com/agentcompact/compact/llmsummary"
 	"github.com/agentcompact/compact/memory"
 	"github.com/agentcompact/compact/memory/sqlitestore"
 	"github.com/agentcompact/compact/middleware"
@@ -325,8 +326,8 @@ func TestSecretLeaks(t *testing.T) {
 			var logs syncBuffer
 			logger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 			var evs eventRecorder
-			c, err := compact.New(compact.WithContextWindow(window), compact.WithSummarizer(model), compact.WithObserver(evs.observe),
-				compact.WithLLMSummarizerOptions(compact.WithSummarizerLogger(logger)))
+			c, err := compact.New(compact.WithContextWindow(window), compact.WithObserver(evs.observe),
+				compact.WithCustomSummarizer(llmsummary.New([]llms.Model{model}, llmsummary.WithLogger(logger))))
 			require.NoError(t, err)
 			s := compact.NewSession("secrets-llm")
 			for k := 2; k <= len(conv); k++ {
@@ -382,8 +383,8 @@ func TestSecretLeaks(t *testing.T) {
 		var logs syncBuffer
 		logger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 		sum := &recordingModel{fn: echoSummary}
-		c, err := compact.New(compact.WithContextWindow(6_000), compact.WithSummarizer(sum),
-			compact.WithLLMSummarizerOptions(compact.WithSummarizerLogger(logger)))
+		c, err := compact.New(compact.WithContextWindow(6_000),
+			compact.WithCustomSummarizer(llmsummary.New([]llms.Model{sum}, llmsummary.WithLogger(logger))))
 		require.NoError(t, err)
 		var infos []middleware.CallInfo
 		var mu sync.Mutex
@@ -421,8 +422,8 @@ func TestSecretLeaks(t *testing.T) {
 	t.Run("memory", func(t *testing.T) {
 		var logs syncBuffer
 		logger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-		c, err := compact.New(compact.WithContextWindow(5_000), compact.WithSummarizer(&recordingModel{fn: echoSummary}),
-			compact.WithLLMSummarizerOptions(compact.WithSummarizerLogger(logger)))
+		c, err := compact.New(compact.WithContextWindow(5_000),
+			compact.WithCustomSummarizer(llmsummary.New([]llms.Model{&recordingModel{fn: echoSummary}}, llmsummary.WithLogger(logger))))
 		require.NoError(t, err)
 		path := filepath.Join(t.TempDir(), "secrets.db")
 		st, err := sqlitestore.Open(path)

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/llmsummary"
 	"github.com/agentcompact/compact/middleware"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -134,10 +135,9 @@ func TestSoak(t *testing.T) {
 	func() {
 		c, err := compact.New(
 			compact.WithContextWindow(8_000),
-			compact.WithSummarizer(model),
-			compact.WithLLMSummarizerOptions(compact.WithRetryPolicy(compact.RetryPolicy{
+			compact.WithCustomSummarizer(llmsummary.New([]llms.Model{model}, llmsummary.WithRetryPolicy(llmsummary.RetryPolicy{
 				MaxRetries: 1, BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond, AttemptTimeout: 30 * time.Millisecond,
-			})),
+			}))),
 			compact.WithObserver(func(e compact.Event) { st.compactions.Add(1); st.mode(e.Mode) }),
 		)
 		if err != nil {
@@ -324,8 +324,8 @@ func TestConcurrentSameSession(t *testing.T) {
 		g.turn()
 	}
 	conv := g.msgs
-	c, err := compact.New(compact.WithContextWindow(6_000), compact.WithSummarizer(newFaultyModel(3, 0.3)),
-		compact.WithLLMSummarizerOptions(compact.WithRetryPolicy(compact.RetryPolicy{MaxRetries: 1, BaseDelay: time.Millisecond, AttemptTimeout: 50 * time.Millisecond})))
+	c, err := compact.New(compact.WithContextWindow(6_000), compact.WithCustomSummarizer(llmsummary.New([]llms.Model{newFaultyModel(3, 0.3)},
+		llmsummary.WithRetryPolicy(llmsummary.RetryPolicy{MaxRetries: 1, BaseDelay: time.Millisecond, AttemptTimeout: 50 * time.Millisecond}))))
 	if err != nil {
 		t.Fatal(err)
 	}

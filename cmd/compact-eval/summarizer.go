@@ -12,6 +12,7 @@ import (
 	"github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/extractors"
+	"github.com/agentcompact/compact/llmsummary"
 	"github.com/agentcompact/compact/prompts"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/openai"
@@ -83,7 +84,7 @@ func (m meteredModel) Call(ctx context.Context, prompt string, opts ...llms.Call
 
 // newSummarizerFactory returns the function that builds the summarizer of
 // ours-llm for mode, and a description of it for the report. The LLM
-// summarizer of the engine (compact.NewLLMSummarizer: prompt, transcript,
+// summarizer of the engine (llmsummary.New: prompt, transcript,
 // input cap, JSON validation, fitting) is used in every mode; only the
 // model differs.
 func newSummarizerFactory(mode, model string, counter *budget.TokenCounter) (func() (compact.Summarizer, error), string, error) {
@@ -96,11 +97,11 @@ func newSummarizerFactory(mode, model string, counter *budget.TokenCounter) (fun
 	switch mode {
 	case llmScripted:
 		return func() (compact.Summarizer, error) {
-			inner := compact.NewLLMSummarizer([]llms.Model{meteredModel{next: scriptedModel{counter: counter}, counter: counter}})
+			inner := llmsummary.New([]llms.Model{meteredModel{next: scriptedModel{counter: counter}, counter: counter}})
 			return compact.SummarizerFunc(func(ctx context.Context, req compact.SummarizeRequest) (compact.SummaryRecord, error) {
 				return inner.Summarize(context.WithValue(ctx, requestKey{}, &req), req)
 			}), nil
-		}, "the engine's LLM summarizer (compact.NewLLMSummarizer) over an offline scripted model that answers every prompt with the rule-based digest of the messages the prompt's transcript shows, as the schema's JSON", nil
+		}, "the engine's LLM summarizer (llmsummary.New) over an offline scripted model that answers every prompt with the rule-based digest of the messages the prompt's transcript shows, as the schema's JSON", nil
 	case llmOpenAI:
 		if os.Getenv("OPENAI_API_KEY") == "" {
 			return nil, "", errors.New("-llm openai needs OPENAI_API_KEY")
@@ -110,8 +111,8 @@ func newSummarizerFactory(mode, model string, counter *budget.TokenCounter) (fun
 			if err != nil {
 				return nil, fmt.Errorf("openai model %q: %w", model, err)
 			}
-			return compact.NewLLMSummarizer([]llms.Model{meteredModel{next: m, counter: counter}}), nil
-		}, fmt.Sprintf("the engine's LLM summarizer (compact.NewLLMSummarizer) over OpenAI %s", model), nil
+			return llmsummary.New([]llms.Model{meteredModel{next: m, counter: counter}}), nil
+		}, fmt.Sprintf("the engine's LLM summarizer (llmsummary.New) over OpenAI %s", model), nil
 	}
 	return nil, "", fmt.Errorf("unknown -llm mode %q (auto, scripted, openai)", mode)
 }

@@ -1,4 +1,4 @@
-package compact
+package llmsummary
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agentcompact/compact/prompts"
+	"github.com/agentcompact/compact/summary"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/llms"
@@ -150,17 +151,17 @@ func TestLLMSummarizerOpenAIIntegration(t *testing.T) {
 		wantSleeps   []time.Duration
 		wantErrIs    error
 		wantErr      string
-		check        func(t *testing.T, rec SummaryRecord)
+		check        func(t *testing.T, rec summary.Record)
 	}{
-		{name: "valid", script: []string{bValid}, wantRequests: 1, check: func(t *testing.T, rec SummaryRecord) {
+		{name: "valid", script: []string{bValid}, wantRequests: 1, check: func(t *testing.T, rec summary.Record) {
 			assert.Contains(t, rec.Summary, "fix TestParse in parse.go")
 			assert.Equal(t, []string{"parse.go", "TestParse"}, rec.Context.DomainEntities)
 		}},
-		{name: "fenced", script: []string{bFenced}, wantRequests: 1, check: func(t *testing.T, rec SummaryRecord) {
-			assert.Equal(t, ModeLLM, rec.Mode)
+		{name: "fenced", script: []string{bFenced}, wantRequests: 1, check: func(t *testing.T, rec summary.Record) {
+			assert.Equal(t, summary.ModeLLM, rec.Mode)
 		}},
 		{name: "malformed is not retried", script: []string{bMalformed, bValid}, wantRequests: 1,
-			wantErrIs: prompts.ErrInvalidSummary, wantErr: "compact: summarize 4 messages: giving up after 1 attempts"},
+			wantErrIs: prompts.ErrInvalidSummary, wantErr: "llmsummary: summarize 4 messages: giving up after 1 attempts"},
 		{name: "body that is not JSON is not retried", script: []string{bBadBody, bValid}, wantRequests: 1,
 			wantErr: "giving up after 1 attempts"},
 		{name: "500 retried once", script: []string{b500, bValid}, wantRequests: 2,
@@ -174,7 +175,7 @@ func TestLLMSummarizerOpenAIIntegration(t *testing.T) {
 		{name: "429 with a hint in the message", script: []string{b429Hint, bValid}, wantRequests: 2,
 			wantSleeps: []time.Duration{1500 * time.Millisecond}},
 		{name: "oversized reply is shrunk without a second call", script: []string{bOversized, bValid}, maxTokens: 150, wantRequests: 1,
-			check: func(t *testing.T, rec SummaryRecord) {
+			check: func(t *testing.T, rec summary.Record) {
 				assert.LessOrEqual(t, quarterCount(rec.Summary), 150)
 				assert.True(t, strings.HasPrefix(rec.Summary, "The crash in loader.go was fixed."))
 			}},
@@ -184,7 +185,7 @@ func TestLLMSummarizerOpenAIIntegration(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFakeOpenAI(t, tt.script...)
 			var sl sleeps
-			s := NewLLMSummarizer([]llms.Model{f.model(t, tt.transport)}, WithSummarizerSleep(sl.sleep))
+			s := New([]llms.Model{f.model(t, tt.transport)}, WithSleep(sl.sleep))
 			req := baseRequest(sampleMessages())
 			if tt.maxTokens > 0 {
 				req.MaxTokens = tt.maxTokens
@@ -201,7 +202,7 @@ func TestLLMSummarizerOpenAIIntegration(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
-			assert.Equal(t, ModeLLM, rec.Mode)
+			assert.Equal(t, summary.ModeLLM, rec.Mode)
 			assert.LessOrEqual(t, quarterCount(rec.Summary), req.MaxTokens)
 			if tt.check != nil {
 				tt.check(t, rec)
@@ -212,7 +213,7 @@ func TestLLMSummarizerOpenAIIntegration(t *testing.T) {
 
 func TestLLMSummarizerOpenAIRequest(t *testing.T) {
 	f := newFakeOpenAI(t, bValid)
-	_, err := NewLLMSummarizer([]llms.Model{f.model(t, false)}).Summarize(context.Background(), baseRequest(sampleMessages()))
+	_, err := New([]llms.Model{f.model(t, false)}).Summarize(context.Background(), baseRequest(sampleMessages()))
 	require.NoError(t, err)
 	require.Equal(t, 1, f.requests())
 	var body struct {
@@ -239,7 +240,7 @@ func TestLLMSummarizerOpenAIHang(t *testing.T) {
 	t.Run("caller deadline: no retry, no next model", func(t *testing.T) {
 		f, next := newFakeOpenAI(t, bHang), newFakeOpenAI(t, bValid)
 		var sl sleeps
-		s := NewLLMSummarizer([]llms.Model{f.model(t, false), next.model(t, false)}, WithSummarizerSleep(sl.sleep))
+		s := New([]llms.Model{f.model(t, false), next.model(t, false)}, WithSleep(sl.sleep))
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 		defer cancel()
 		_, err := s.Summarize(ctx, baseRequest(sampleMessages()))
@@ -254,10 +255,10 @@ func TestLLMSummarizerOpenAIHang(t *testing.T) {
 		var sl sleeps
 		p := DefaultRetryPolicy()
 		p.AttemptTimeout = 100 * time.Millisecond
-		s := NewLLMSummarizer([]llms.Model{f.model(t, false)}, WithRetryPolicy(p), WithSummarizerSleep(sl.sleep))
+		s := New([]llms.Model{f.model(t, false)}, WithRetryPolicy(p), WithSleep(sl.sleep))
 		rec, err := s.Summarize(context.Background(), baseRequest(sampleMessages()))
 		require.NoError(t, err)
-		assert.Equal(t, ModeLLM, rec.Mode)
+		assert.Equal(t, summary.ModeLLM, rec.Mode)
 		assert.Equal(t, 2, f.requests())
 		assert.Equal(t, []time.Duration{250 * time.Millisecond}, sl.d)
 	})
@@ -265,16 +266,30 @@ func TestLLMSummarizerOpenAIHang(t *testing.T) {
 
 func TestLLMSummarizerOpenAIModelFallback(t *testing.T) {
 	light, heavy := newFakeOpenAI(t, bMalformed), newFakeOpenAI(t, bValid)
-	var st SummarizerStats
-	s := NewLLMSummarizer([]llms.Model{light.model(t, false), heavy.model(t, false)})
-	rec, err := s.Summarize(ContextWithSummarizerStats(context.Background(), &st), baseRequest(sampleMessages()))
+	s := New([]llms.Model{light.model(t, false), heavy.model(t, false)})
+	rec, calls, err := summarizeReported(s, baseRequest(sampleMessages()))
 	require.NoError(t, err)
-	assert.Equal(t, ModeLLM, rec.Mode)
+	st := s.Stats()
+	assert.Equal(t, summary.ModeLLM, rec.Mode)
 	assert.Equal(t, 1, light.requests())
 	assert.Equal(t, 1, heavy.requests())
 	assert.Equal(t, 1, st.ModelFallbacks)
 	assert.Equal(t, 1, st.ValidationErrors)
 	assert.Equal(t, light.body(0), heavy.body(0), "both models get the same prompt")
+
+	// The reports carry the provider's usage (the fake reports 10 and 10).
+	require.Len(t, calls, 2)
+	for i, c := range calls {
+		assert.Equal(t, "*openai.LLM", c.Model, "the type name when no name is given")
+		assert.Equal(t, 1, c.Attempt)
+		assert.Equal(t, 10, c.InputTokens)
+		assert.Equal(t, 10, c.OutputTokens)
+		assert.False(t, c.Start.IsZero())
+		assert.Equal(t, i == 0, c.Err != nil, "call %d: %v", i, c.Err)
+	}
+	assert.ErrorIs(t, calls[0].Err, prompts.ErrInvalidSummary)
+	assert.Equal(t, 20, st.InputTokens)
+	assert.Equal(t, 20, st.OutputTokens)
 }
 
 func TestLLMSummarizerOpenAISecrets(t *testing.T) {
@@ -301,9 +316,9 @@ func TestLLMSummarizerOpenAISecrets(t *testing.T) {
 	}
 	f := newFakeOpenAI(t, bValid)
 	req := baseRequest(msgs)
-	req.Previous = &SummaryRecord{ID: "p", Depth: 1, Summary: "Earlier the user shared postgres://app:" + secrets[4] + "@db/prod"}
+	req.Previous = &summary.Record{ID: "p", Depth: 1, Summary: "Earlier the user shared postgres://app:" + secrets[4] + "@db/prod"}
 	req.Depth = 2
-	_, err := NewLLMSummarizer([]llms.Model{f.model(t, false)}).Summarize(context.Background(), req)
+	_, err := New([]llms.Model{f.model(t, false)}).Summarize(context.Background(), req)
 	require.NoError(t, err)
 	require.Equal(t, 1, f.requests())
 	body := f.body(0)

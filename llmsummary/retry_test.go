@@ -1,4 +1,4 @@
-package compact
+package llmsummary
 
 import (
 	"context"
@@ -93,7 +93,7 @@ func TestHTTPStatus(t *testing.T) {
 		{statusErr(418), 418, true},
 		{nil, 0, false},
 	} {
-		code, ok := HTTPStatus(tt.err)
+		code, ok := httpStatus(tt.err)
 		assert.Equal(t, tt.code, code, fmt.Sprint(tt.err))
 		assert.Equal(t, tt.ok, ok, fmt.Sprint(tt.err))
 	}
@@ -117,7 +117,7 @@ func TestRetryAfter(t *testing.T) {
 		{"nil", nil, 0, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			d, ok := RetryAfter(tt.err)
+			d, ok := retryAfter(tt.err)
 			assert.Equal(t, tt.ok, ok)
 			assert.Equal(t, tt.want, d)
 		})

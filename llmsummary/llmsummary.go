@@ -1,4 +1,4 @@
-package compact
+package llmsummary
 
 import (
 	"context"
@@ -14,91 +14,38 @@ import (
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/extractors"
 	"github.com/agentcompact/compact/internal/msg"
+	"github.com/agentcompact/compact/internal/usage"
 	"github.com/agentcompact/compact/prompts"
+	"github.com/agentcompact/compact/summary"
 	"github.com/tmc/langchaingo/llms"
 )
 
-// ErrNoSummarizerModel is returned by an LLM summarizer built without any
-// usable (non-nil) model.
-var ErrNoSummarizerModel = errors.New("compact: LLM summarizer has no model")
+// ErrNoModel is returned by a [Summarizer] built without any usable
+// (non-nil) model.
+var ErrNoModel = errors.New("llmsummary: no summarizer model")
 
 // errEmptyReply is a model reply without any choice.
 var errEmptyReply = errors.New("model returned no choice")
 
-// LLMSummarizerOption configures the LLM summarizer built by
-// [NewLLMSummarizer] (or by [WithSummarizer], through
-// [WithLLMSummarizerOptions]).
-type LLMSummarizerOption func(*llmSummarizerConfig)
-
-type llmSummarizerConfig struct {
-	retry  RetryPolicy
-	sleep  func(ctx context.Context, d time.Duration) error
-	prompt prompts.Template
-	log    *slog.Logger
-	window int
-}
-
-// WithRetryPolicy replaces the retry policy of model calls. Default
-// [DefaultRetryPolicy]: one retry of transport errors after 250 ms x
-// 2^attempt (or the server's Retry-After, up to 10 s), 60 s per attempt,
-// validation errors never retried. A negative MaxRetries counts as 0.
-func WithRetryPolicy(p RetryPolicy) LLMSummarizerOption {
-	return func(c *llmSummarizerConfig) {
-		p.MaxRetries = max(p.MaxRetries, 0)
-		c.retry = p
-	}
-}
-
-// WithSummarizerSleep replaces how the summarizer waits between attempts:
-// sleep must wait d, or return ctx.Err() as soon as ctx is done. Tests use
-// it to observe backoffs without waiting. Default: a timer that honors ctx.
-// A nil sleep restores the default.
-func WithSummarizerSleep(sleep func(ctx context.Context, d time.Duration) error) LLMSummarizerOption {
-	return func(c *llmSummarizerConfig) { c.sleep = sleep }
-}
-
-// WithSummaryPrompt replaces the summarizer prompt, for example with
-// prompts.New(system, user). Default prompts.Default(). Whatever the
-// prompt, the reply must follow the schema that [prompts.ParseSummary]
-// validates.
-func WithSummaryPrompt(t prompts.Template) LLMSummarizerOption {
-	return func(c *llmSummarizerConfig) { c.prompt = t }
-}
-
-// WithSummarizerLogger sets where the summarizer logs rejected replies
-// (warning, with the sanitized first 200 characters of the reply) and failed
-// attempts (info). Default: no logging. A nil logger restores the default.
-func WithSummarizerLogger(l *slog.Logger) LLMSummarizerOption {
-	return func(c *llmSummarizerConfig) { c.log = l }
-}
-
-// WithSummarizerWindow sets the context window, in tokens, of the smallest
-// summarizer model. The transcript sent is then at most
-// min(request MaxInputTokens, window - reply cap - prompt tokens). Default 0:
-// unknown, only MaxInputTokens caps the transcript.
-func WithSummarizerWindow(tokens int) LLMSummarizerOption {
-	return func(c *llmSummarizerConfig) { c.window = max(tokens, 0) }
-}
-
-// LLMSummarizer is the [Summarizer] that asks language models for a
-// structured summary; [NewLLMSummarizer] builds it. It is safe for
-// concurrent use.
-type LLMSummarizer struct {
+// Summarizer is the [summary.Summarizer] that asks language models for a
+// structured summary; [New] builds it. It is safe for concurrent use.
+type Summarizer struct {
 	models []llms.Model
-	cfg    llmSummarizerConfig
+	names  []string // index for index with models
+	cfg    config
 	reg    *extractors.Registry // used when a request has no Extractors
 
 	mu    sync.Mutex
-	stats SummarizerStats
+	stats Stats
 }
 
-var _ Summarizer = (*LLMSummarizer)(nil)
+var _ summary.Summarizer = (*Summarizer)(nil)
 
-// NewLLMSummarizer returns the LLM [Summarizer] over models, in preference
-// order: put a lighter, cheaper model first; the next model is tried when
-// one fails (transport errors after its retries, an invalid reply). nil
-// models are skipped; with none left, Summarize returns
-// [ErrNoSummarizerModel]. The models slice is copied.
+// New returns the LLM summarizer over models, in preference order: put a
+// lighter, cheaper model first; the next model is tried when one fails
+// (transport errors after its retries, an invalid reply). nil models are
+// skipped; with none left, Summarize returns [ErrNoModel]. The models slice
+// is copied. The options are described with each; nil options are ignored.
 //
 // Each Summarize call:
 //
@@ -114,7 +61,8 @@ var _ Summarizer = (*LLMSummarizer)(nil)
 //   - calls the model directly with GenerateContent and only its own options:
 //     JSON mode, temperature 0, and a reply cap of MaxTokens plus room for
 //     the JSON syntax (MaxTokens*5/4 + 32); the caller's call options, and
-//     any streaming function, are never used;
+//     any streaming function, are never used; the call's context is marked
+//     with [summary.MarkSummarizerCall];
 //   - rejects as invalid, before counting or parsing it, a reply of more
 //     than max(16 bytes per token of the reply cap, 64 KiB): the provider
 //     ignored max_tokens;
@@ -125,33 +73,50 @@ var _ Summarizer = (*LLMSummarizer)(nil)
 //   - retries transport errors per the [RetryPolicy]; an invalid reply is not
 //     retried (its sanitized first 200 characters are logged) but the next
 //     model is tried; a done ctx ends everything at once, with no retry and
-//     no next model.
+//     no next model;
+//   - reports every model call, as it ends, to the request's OnCall
+//     ([summary.Request.Report]): model name, attempt, tokens in and out
+//     (the provider's usage when it reports one, else counted with the
+//     request's Count), start, duration, and the error (a transport error,
+//     or the validation error of a rejected reply).
 //
 // The record returned has Summary (the structured summary rendered as text,
-// within MaxTokens), KeyPoints, Context and Mode [ModeLLM]; the engine sets
-// the other fields. Errors wrap the last model error (or ctx.Err()) and say
-// what was attempted, e.g. "compact: summarize 14 messages: giving up after
-// 2 attempts: ...".
-func NewLLMSummarizer(models []llms.Model, opts ...LLMSummarizerOption) *LLMSummarizer {
-	s := &LLMSummarizer{
-		cfg: llmSummarizerConfig{
+// within MaxTokens), KeyPoints, Context and Mode [summary.ModeLLM]; the
+// engine sets the other fields. Errors wrap the last model error (or
+// ctx.Err()) and say what was attempted, e.g. "llmsummary: summarize 14
+// messages: giving up after 2 attempts: ...".
+func New(models []llms.Model, opts ...Option) *Summarizer {
+	s := &Summarizer{
+		cfg: config{
 			retry:  DefaultRetryPolicy(),
 			prompt: prompts.Default(),
 		},
 		reg: extractors.Default(),
-	}
-	for _, m := range models {
-		if m != nil {
-			s.models = append(s.models, m)
-		}
 	}
 	for _, o := range opts {
 		if o != nil {
 			o(&s.cfg)
 		}
 	}
+	for i, m := range models {
+		if m == nil {
+			continue
+		}
+		name := ""
+		if i < len(s.cfg.names) {
+			name = s.cfg.names[i]
+		}
+		if name == "" {
+			name = fmt.Sprintf("%T", m)
+		}
+		s.models = append(s.models, m)
+		s.names = append(s.names, name)
+	}
 	if s.cfg.sleep == nil {
 		s.cfg.sleep = sleepContext
+	}
+	if s.cfg.now == nil {
+		s.cfg.now = time.Now
 	}
 	if s.cfg.log == nil {
 		s.cfg.log = slog.New(slog.DiscardHandler)
@@ -160,21 +125,10 @@ func NewLLMSummarizer(models []llms.Model, opts ...LLMSummarizerOption) *LLMSumm
 }
 
 // Stats returns the summarizer's cumulative figures since it was built.
-func (s *LLMSummarizer) Stats() SummarizerStats {
+func (s *Summarizer) Stats() Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.stats
-}
-
-type summarizerCallKey struct{}
-
-// IsSummarizerCall reports whether ctx is the context of a model call made
-// by the LLM summarizer. Model wrappers that compact or otherwise rewrite
-// calls (the middleware) should pass such calls through untouched, so that a
-// summarizer model that is itself wrapped never compacts its own input.
-func IsSummarizerCall(ctx context.Context) bool {
-	v, _ := ctx.Value(summarizerCallKey{}).(bool)
-	return v
 }
 
 // replyCap is the max_tokens sent to the model for a summary cap of
@@ -206,9 +160,9 @@ func replyTooLarge(n, maxTokens int) error {
 		prompts.ErrInvalidSummary, n, limit, maxTokens)
 }
 
-// Summarize implements [Summarizer]; see [NewLLMSummarizer].
-func (s *LLMSummarizer) Summarize(ctx context.Context, req SummarizeRequest) (rec SummaryRecord, err error) {
-	var st SummarizerStats
+// Summarize implements [summary.Summarizer]; see [New].
+func (s *Summarizer) Summarize(ctx context.Context, req summary.Request) (rec summary.Record, err error) {
+	var st Stats
 	st.Calls = 1
 	defer func() {
 		if err != nil {
@@ -217,23 +171,20 @@ func (s *LLMSummarizer) Summarize(ctx context.Context, req SummarizeRequest) (re
 		s.mu.Lock()
 		s.stats.add(st)
 		s.mu.Unlock()
-		if p, ok := ctx.Value(summarizerStatsKey{}).(*SummarizerStats); ok && p != nil {
-			p.add(st)
-		}
 	}()
 
 	n := len(req.Messages)
 	if cerr := ctx.Err(); cerr != nil {
-		return SummaryRecord{}, fmt.Errorf("compact: summarize %d messages: not started: %w", n, cerr)
+		return summary.Record{}, fmt.Errorf("llmsummary: summarize %d messages: not started: %w", n, cerr)
 	}
 	if len(s.models) == 0 {
-		return SummaryRecord{}, fmt.Errorf("compact: summarize %d messages: %w", n, ErrNoSummarizerModel)
+		return summary.Record{}, fmt.Errorf("llmsummary: summarize %d messages: %w", n, ErrNoModel)
 	}
 	if n == 0 && req.Previous == nil {
-		return SummaryRecord{}, errors.New("compact: summarize 0 messages: nothing to summarize")
+		return summary.Record{}, errors.New("llmsummary: summarize 0 messages: nothing to summarize")
 	}
 	if req.MaxTokens <= 0 {
-		req.MaxTokens = DefaultMaxSummaryTokens
+		req.MaxTokens = summary.DefaultMaxTokens
 	}
 	count := req.Count
 	if count == nil {
@@ -242,7 +193,7 @@ func (s *LLMSummarizer) Summarize(ctx context.Context, req SummarizeRequest) (re
 
 	in, err := s.buildInput(req, count)
 	if err != nil {
-		return SummaryRecord{}, fmt.Errorf("compact: summarize %d messages: build prompt: %w", n, err)
+		return summary.Record{}, fmt.Errorf("llmsummary: summarize %d messages: build prompt: %w", n, err)
 	}
 	st.TrimmedMessages += in.trimmed
 	st.CutMessages += in.cut
@@ -258,18 +209,28 @@ func (s *LLMSummarizer) Summarize(ctx context.Context, req SummarizeRequest) (re
 		var lastErr error
 		for attempt := 0; ; attempt++ {
 			st.Attempts++
-			st.InputTokens += in.tokens
-			reply, cerr := s.call(ctx, model, in.msgs, callOpts)
+			report := summary.Call{Model: s.names[mi], Attempt: attempt + 1, Start: s.cfg.now()}
+			resp, reply, cerr := s.call(ctx, model, in.msgs, callOpts)
+			report.Duration = s.cfg.now().Sub(report.Start)
+			report.InputTokens = in.tokens
+			if pt, ok := usage.PromptTokens(resp); ok {
+				report.InputTokens = pt
+			}
 			if cerr == nil {
 				var sum prompts.Summary
 				perr := replyTooLarge(len(reply), req.MaxTokens)
+				out, reported := usage.CompletionTokens(resp)
 				if perr == nil {
-					st.OutputTokens += count(reply)
+					if !reported {
+						out = count(reply)
+					}
 					sum, perr = prompts.ParseSummary(reply)
-				} else {
-					st.OutputTokens += (len(reply) + 3) / 4 // an estimate: not worth tokenizing
+				} else if !reported {
+					out = (len(reply) + 3) / 4 // an estimate: not worth tokenizing
 				}
+				report.OutputTokens = out
 				if perr == nil {
+					s.report(ctx, req, &st, report)
 					fitted, text, shrunk := fitSummary(sum, req.MaxTokens, count)
 					if shrunk {
 						st.Shrunk++
@@ -277,62 +238,78 @@ func (s *LLMSummarizer) Summarize(ctx context.Context, req SummarizeRequest) (re
 					if mi > 0 {
 						st.ModelFallbacks++
 					}
-					return SummaryRecord{
+					return summary.Record{
 						Summary:   text,
 						KeyPoints: fitted.KeyPoints,
 						Context:   fitted.Context,
-						Mode:      ModeLLM,
+						Mode:      summary.ModeLLM,
 					}, nil
 				}
+				report.Err = perr
+				s.report(ctx, req, &st, report)
 				st.ValidationErrors++
-				s.cfg.log.Warn("compact: summarizer reply rejected",
-					"model", mi, "attempt", attempt+1, "error", perr.Error(), "reply", sanitizeReply(reply, 200))
+				s.cfg.log.Warn("llmsummary: summarizer reply rejected",
+					"model", s.names[mi], "attempt", attempt+1, "error", perr.Error(), "reply", sanitizeReply(reply, 200))
 				lastErr = perr
 				break // not retried: the next model may do better
 			}
+			report.Err = cerr
+			s.report(ctx, req, &st, report)
 			if ctxErr := ctx.Err(); ctxErr != nil {
-				return SummaryRecord{}, fmt.Errorf("compact: summarize %d messages: canceled after %d attempts: %w",
+				return summary.Record{}, fmt.Errorf("llmsummary: summarize %d messages: canceled after %d attempts: %w",
 					n, st.Attempts, ctxErr)
 			}
 			st.TransportErrors++
 			lastErr = cerr
 			if attempt >= pol.MaxRetries || !pol.shouldRetry(ctx, cerr) {
-				s.cfg.log.Info("compact: summarizer call failed", "model", mi, "attempt", attempt+1, "error", cerr.Error())
+				s.cfg.log.Info("llmsummary: summarizer call failed", "model", s.names[mi], "attempt", attempt+1, "error", cerr.Error())
 				break
 			}
 			wait, ok := pol.wait(attempt, cerr)
 			if !ok {
-				s.cfg.log.Info("compact: summarizer retry wait over the cap, giving up on this model",
-					"model", mi, "wait", wait, "maxDelay", pol.MaxDelay)
+				s.cfg.log.Info("llmsummary: summarizer retry wait over the cap, giving up on this model",
+					"model", s.names[mi], "wait", wait, "maxDelay", pol.MaxDelay)
 				break
 			}
-			s.cfg.log.Info("compact: summarizer call failed, retrying",
-				"model", mi, "attempt", attempt+1, "wait", wait, "error", cerr.Error())
+			s.cfg.log.Info("llmsummary: summarizer call failed, retrying",
+				"model", s.names[mi], "attempt", attempt+1, "wait", wait, "error", cerr.Error())
 			st.Retries++
 			if serr := s.cfg.sleep(ctx, wait); serr != nil || ctx.Err() != nil {
 				cause := ctx.Err()
 				if cause == nil {
 					cause = serr
 				}
-				return SummaryRecord{}, fmt.Errorf("compact: summarize %d messages: canceled after %d attempts: %w",
+				return summary.Record{}, fmt.Errorf("llmsummary: summarize %d messages: canceled after %d attempts: %w",
 					n, st.Attempts, cause)
 			}
 		}
 		if len(s.models) > 1 {
-			lastErr = fmt.Errorf("model %d: %w", mi+1, lastErr)
+			lastErr = fmt.Errorf("model %d (%s): %w", mi+1, s.names[mi], lastErr)
 		}
 		modelErrs = append(modelErrs, lastErr)
 	}
-	return SummaryRecord{}, fmt.Errorf("compact: summarize %d messages: giving up after %d attempts: %w",
+	return summary.Record{}, fmt.Errorf("llmsummary: summarize %d messages: giving up after %d attempts: %w",
 		n, st.Attempts, errors.Join(modelErrs...))
 }
 
-// call makes one model call and returns the reply text. It bounds the call
-// by the policy's AttemptTimeout, marks ctx as a summarizer call, collects a
-// Retry-After seen by [NewRetryAfterTransport], and turns a panicking model
-// into an error.
-func (s *LLMSummarizer) call(ctx context.Context, model llms.Model, msgs []llms.MessageContent, opts []llms.CallOption) (reply string, err error) {
-	callCtx := context.WithValue(ctx, summarizerCallKey{}, true)
+// report adds the tokens of c to st and hands c to the request's OnCall,
+// with ErrText set from Err.
+func (s *Summarizer) report(ctx context.Context, req summary.Request, st *Stats, c summary.Call) {
+	st.InputTokens += c.InputTokens
+	st.OutputTokens += c.OutputTokens
+	if c.Err != nil {
+		c.ErrText = c.Err.Error()
+	}
+	req.Report(ctx, c)
+}
+
+// call makes one model call and returns the response and its reply text.
+// It bounds the call by the policy's AttemptTimeout, marks ctx as a
+// summarizer call, collects a Retry-After seen by [NewRetryAfterTransport],
+// and turns a panicking model into an error. resp may be non-nil on error
+// (a reply without any choice).
+func (s *Summarizer) call(ctx context.Context, model llms.Model, msgs []llms.MessageContent, opts []llms.CallOption) (resp *llms.ContentResponse, reply string, err error) {
+	callCtx := summary.MarkSummarizerCall(ctx)
 	if t := s.cfg.retry.AttemptTimeout; t > 0 {
 		var cancel context.CancelFunc
 		callCtx, cancel = context.WithTimeout(callCtx, t)
@@ -341,12 +318,12 @@ func (s *LLMSummarizer) call(ctx context.Context, model llms.Model, msgs []llms.
 	callCtx, rec := withRetryAfterRecorder(callCtx)
 	defer func() {
 		if r := recover(); r != nil {
-			reply, err = "", fmt.Errorf("model panicked: %v", r)
+			resp, reply, err = nil, "", fmt.Errorf("model panicked: %v", r)
 		}
 	}()
 	// The messages are rebuilt for each call, so a model that modifies them
 	// cannot affect a retry.
-	resp, err := model.GenerateContent(callCtx, msg.CloneAll(msgs), opts...)
+	resp, err = model.GenerateContent(callCtx, msg.CloneAll(msgs), opts...)
 	if err != nil {
 		if callCtx.Err() != nil && ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) {
 			// The per-attempt bound fired; some clients hide it behind text.
@@ -355,12 +332,12 @@ func (s *LLMSummarizer) call(ctx context.Context, model llms.Model, msgs []llms.
 		if d, ok := rec.get(); ok {
 			err = &retryAfterError{err: err, after: d}
 		}
-		return "", err
+		return resp, "", err
 	}
 	if resp == nil || len(resp.Choices) == 0 || resp.Choices[0] == nil {
-		return "", errEmptyReply
+		return resp, "", errEmptyReply
 	}
-	return resp.Choices[0].Content, nil
+	return resp, resp.Choices[0].Content, nil
 }
 
 // sanitizeReply returns at most n characters of the start of a reply, safe

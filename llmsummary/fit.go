@@ -1,4 +1,4 @@
-package compact
+package llmsummary
 
 import (
 	"sort"
@@ -9,7 +9,7 @@ import (
 )
 
 // formatSummary renders a structured summary as the text of a
-// [SummaryRecord]: the narrative, then the key points, decisions, action
+// [summary.Record]: the narrative, then the key points, decisions, action
 // items and open questions as lists and the domain entities on one line;
 // empty sections are left out. Participants are kept in the record only.
 func formatSummary(s prompts.Summary) string {

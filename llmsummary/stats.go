@@ -1,26 +1,23 @@
-package compact
+package llmsummary
 
-import "context"
-
-// SummarizerStats counts the work of the LLM summarizer. [LLMSummarizer.Stats]
-// returns cumulative figures; [ContextWithSummarizerStats] collects the
-// figures of one Summarize call. Token figures are counted with the
-// request's Count function (the engine's tokenizer), not taken from the
-// provider's usage report.
-type SummarizerStats struct {
+// Stats counts the work of a [Summarizer] since it was built
+// ([Summarizer.Stats]). The figures of one Summarize call are its
+// [summary.Call] reports (the request's OnCall); Stats adds what the
+// reports do not say (retries, fallbacks, shrinking, trimming).
+type Stats struct {
 	// Calls is the number of Summarize calls.
 	Calls int `json:"calls"`
 	// Attempts is the number of model calls (GenerateContent), retries and
-	// next models included.
+	// next models included: one [summary.Call] report each.
 	Attempts int `json:"attempts"`
 	// Retries is the number of retries on the same model after a transport
 	// error.
 	Retries int `json:"retries"`
 	// TransportErrors is the number of model calls that failed (network,
-	// timeout, HTTP status, ...).
+	// timeout, HTTP status, a reply without any choice, ...).
 	TransportErrors int `json:"transportErrors"`
-	// ValidationErrors is the number of replies rejected by
-	// prompts.ParseSummary.
+	// ValidationErrors is the number of replies rejected as invalid (too
+	// large, or refused by prompts.ParseSummary).
 	ValidationErrors int `json:"validationErrors"`
 	// ModelFallbacks is the number of Summarize calls answered by a model
 	// other than the first.
@@ -35,15 +32,18 @@ type SummarizerStats struct {
 	TrimmedMessages int `json:"trimmedMessages"`
 	// CutMessages is the number of huge messages cut head+tail.
 	CutMessages int `json:"cutMessages"`
-	// InputTokens is the number of prompt tokens sent, summed over attempts.
+	// InputTokens is the sum of the reports' InputTokens: prompt tokens
+	// sent, summed over attempts (the provider's count when it reports one,
+	// else counted with the request's Count).
 	InputTokens int `json:"inputTokens"`
-	// OutputTokens is the number of reply tokens received, summed over
-	// attempts that returned a reply. A reply rejected for its size (see
-	// [NewLLMSummarizer]) is counted by estimate, at 4 bytes per token.
+	// OutputTokens is the sum of the reports' OutputTokens: reply tokens
+	// received, summed over attempts that returned a reply (the provider's
+	// count when it reports one, else counted; a reply rejected for its
+	// size, see [New], by estimate at 4 bytes per token).
 	OutputTokens int `json:"outputTokens"`
 }
 
-func (s *SummarizerStats) add(o SummarizerStats) {
+func (s *Stats) add(o Stats) {
 	s.Calls += o.Calls
 	s.Attempts += o.Attempts
 	s.Retries += o.Retries
@@ -56,19 +56,4 @@ func (s *SummarizerStats) add(o SummarizerStats) {
 	s.CutMessages += o.CutMessages
 	s.InputTokens += o.InputTokens
 	s.OutputTokens += o.OutputTokens
-}
-
-type summarizerStatsKey struct{}
-
-// ContextWithSummarizerStats returns ctx carrying st: an LLM summarizer
-// called with the returned context adds the figures of that call to *st
-// just before Summarize returns, on success and on failure. The engine uses
-// it to fill [Event].SummarizerCalls from st.Attempts. *st belongs to the
-// caller: read it after Summarize returns, and give each concurrent call its
-// own st. A nil st returns ctx unchanged.
-func ContextWithSummarizerStats(ctx context.Context, st *SummarizerStats) context.Context {
-	if st == nil {
-		return ctx
-	}
-	return context.WithValue(ctx, summarizerStatsKey{}, st)
 }

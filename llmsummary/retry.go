@@ -1,4 +1,4 @@
-package compact
+package llmsummary
 
 import (
 	"context"
@@ -20,13 +20,13 @@ import (
 
 // Defaults of [DefaultRetryPolicy].
 const (
-	DefaultMaxRetries     = 1
-	DefaultRetryBaseDelay = 250 * time.Millisecond
-	DefaultRetryMaxDelay  = 10 * time.Second
-	DefaultAttemptTimeout = 60 * time.Second
+	DefaultMaxRetries     = 1                      // retries per model after a transport error
+	DefaultRetryBaseDelay = 250 * time.Millisecond // backoff unit: 250 ms x 2^retry
+	DefaultRetryMaxDelay  = 10 * time.Second       // longest wait before giving up on a model
+	DefaultAttemptTimeout = 60 * time.Second       // bound of one model call
 )
 
-// RetryPolicy decides how the LLM summarizer retries a failed model call on
+// RetryPolicy decides how the [Summarizer] retries a failed model call on
 // the same model before it moves to the next model. It is modelled on
 // hashicorp/go-retryablehttp: a CheckRetry classifier and a Backoff
 // function, both replaceable. A RetryPolicy is a value; the summarizer
@@ -91,11 +91,14 @@ func (p RetryPolicy) wait(attempt int, err error) (d time.Duration, ok bool) {
 	return d, p.MaxDelay <= 0 || d <= p.MaxDelay
 }
 
-// DefaultBackoff returns the Retry-After carried by err (see [RetryAfter])
-// when there is one, else BaseDelay * 2^attempt, capped at MaxDelay when
-// MaxDelay > 0 (a Retry-After is not capped: the caller gives up instead).
+// DefaultBackoff returns the wait a server asked for, carried by err, when
+// there is one (a Retry-After header seen by [NewRetryAfterTransport], an
+// *llms.Error detail "retry_after", or a hint in the message such as
+// "Retry-After: 2" or "Please try again in 1.5s"), else BaseDelay *
+// 2^attempt, capped at MaxDelay when MaxDelay > 0 (a server's wait is not
+// capped: the summarizer gives up on that model instead).
 func (p RetryPolicy) DefaultBackoff(attempt int, err error) time.Duration {
-	if d, ok := RetryAfter(err); ok {
+	if d, ok := retryAfter(err); ok {
 		return d
 	}
 	if attempt < 0 {
@@ -116,10 +119,10 @@ func (p RetryPolicy) DefaultBackoff(attempt int, err error) time.Duration {
 // 429: ...", "status code 503", "HTTP 502").
 var statusCodeRE = regexp.MustCompile(`(?i)(?:status(?:[ _]?code)?|http)[ :=]*([1-5][0-9]{2})\b`)
 
-// HTTPStatus returns the HTTP status code an error reports, if any: from an
+// httpStatus returns the HTTP status code an error reports, if any: from an
 // error with a StatusCode() int or HTTPStatusCode() int method, or from the
 // message text of langchaingo's provider clients.
-func HTTPStatus(err error) (int, bool) {
+func httpStatus(err error) (int, bool) {
 	if err == nil {
 		return 0, false
 	}
@@ -157,9 +160,11 @@ var transientTexts = []string{
 //     once it is done), a net.Error, or llms.ErrCodeTimeout;
 //   - network failures: any net.Error, io.ErrUnexpectedEOF, ECONNRESET,
 //     ECONNREFUSED, EPIPE;
-//   - HTTP 408, 425, 429, 500, 502, 503, 504 and other 5xx except 501 (see
-//     [HTTPStatus]), and llms.ErrCodeRateLimit or
-//     llms.ErrCodeProviderUnavailable;
+//   - HTTP 408, 425, 429, 500, 502, 503, 504 and other 5xx except 501 (the
+//     status from an error with a StatusCode() int or HTTPStatusCode() int
+//     method, or from the message text of langchaingo's clients, such as
+//     "API returned unexpected status code: 429"), and llms.ErrCodeRateLimit
+//     or llms.ErrCodeProviderUnavailable;
 //   - langchaingo's text-only transport errors ("request timeout",
 //     "network error", "rate limit", "overloaded", ...).
 //
@@ -188,7 +193,7 @@ func IsRetryable(err error) bool {
 			return false
 		}
 	}
-	if code, ok := HTTPStatus(err); ok {
+	if code, ok := httpStatus(err); ok {
 		switch {
 		case code == http.StatusRequestTimeout, code == http.StatusTooEarly, code == http.StatusTooManyRequests:
 			return true
@@ -221,13 +226,13 @@ func IsRetryable(err error) bool {
 // 2", "retry after 3 seconds", "Please try again in 1.5s" or "in 250ms".
 var retryAfterTextRE = regexp.MustCompile(`(?i)(?:retry[- ]after[: ]*([0-9]+(?:\.[0-9]+)?)|try again in ([0-9]+(?:\.[0-9]+)?)\s*(ms|s|sec|secs|seconds?)\b)`)
 
-// RetryAfter returns the wait a server asked for, carried by err: from an
+// retryAfter returns the wait a server asked for, carried by err: from an
 // error with a RetryAfter() time.Duration method (such as the errors the
 // summarizer builds from [NewRetryAfterTransport] records), from an
 // *llms.Error detail "retry_after" (a time.Duration, or seconds as a number
 // or string), or from the message text ("Retry-After: 2", "Please try again
 // in 1.5s"). Negative waits are reported as 0.
-func RetryAfter(err error) (time.Duration, bool) {
+func retryAfter(err error) (time.Duration, bool) {
 	if err == nil {
 		return 0, false
 	}
@@ -339,7 +344,7 @@ func withRetryAfterRecorder(ctx context.Context) (context.Context, *retryAfterRe
 // transport to make Retry-After visible, for example:
 //
 //	model, err := openai.New(openai.WithHTTPClient(&http.Client{
-//	    Transport: compact.NewRetryAfterTransport(nil),
+//	    Transport: llmsummary.NewRetryAfterTransport(nil),
 //	}))
 //
 // Requests not made by the summarizer are passed through untouched. The

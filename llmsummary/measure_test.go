@@ -1,4 +1,4 @@
-package compact
+package llmsummary_test
 
 import (
 	"context"
@@ -10,14 +10,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/internal/trajectory"
+	"github.com/agentcompact/compact/llmsummary"
 	"github.com/agentcompact/compact/prompts"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/llms"
 )
 
-var summarizerCorpus = flag.String("summarizer-corpus", "../shared/eval/trajectories",
+var summarizerCorpus = flag.String("summarizer-corpus", "../../shared/eval/trajectories",
 	"folder of JSONL agent trajectories for TestSummarizerCorpusMeasure (skipped when absent)")
 
 // scriptedSummarizerModel is an offline stand-in for a summarizer model. It
@@ -43,7 +45,7 @@ func (m *scriptedSummarizerModel) GenerateContent(_ context.Context, msgs []llms
 		return nil, errors.New("API returned unexpected status code: 503: overloaded")
 	}
 	if m.badEvery > 0 && m.calls%m.badEvery == 0 {
-		return textReply("Sure! The agent worked on the repository."), nil
+		return reply("Sure! The agent worked on the repository."), nil
 	}
 	var o llms.CallOptions
 	for _, f := range options {
@@ -82,16 +84,20 @@ func (m *scriptedSummarizerModel) GenerateContent(_ context.Context, msgs []llms
 	if len(s.KeyPoints) > prompts.MaxKeyPoints {
 		s.KeyPoints = s.KeyPoints[len(s.KeyPoints)-prompts.MaxKeyPoints:]
 	}
-	reply := prompts.MarshalSummary(s)
-	for o.MaxTokens > 0 && m.count(reply) > o.MaxTokens && (len(s.KeyPoints) > 0 || len(s.Context.DomainEntities) > 0) {
+	text := prompts.MarshalSummary(s)
+	for o.MaxTokens > 0 && m.count(text) > o.MaxTokens && (len(s.KeyPoints) > 0 || len(s.Context.DomainEntities) > 0) {
 		if len(s.KeyPoints) > 0 {
 			s.KeyPoints = s.KeyPoints[1:]
 		} else {
 			s.Context.DomainEntities = s.Context.DomainEntities[1:]
 		}
-		reply = prompts.MarshalSummary(s)
+		text = prompts.MarshalSummary(s)
 	}
-	return textReply(reply), nil
+	return reply(text), nil
+}
+
+func reply(content string) *llms.ContentResponse {
+	return &llms.ContentResponse{Choices: []*llms.ContentChoice{{Content: content}}}
 }
 
 // firstWords returns the first n words of s, at most 300 bytes.
@@ -134,61 +140,80 @@ func TestSummarizerCorpusMeasure(t *testing.T) {
 		{name: "flaky (every 4th call 503, every 7th prose)", window: 32_000, failEvery: 4, badEvery: 7},
 	} {
 		var (
-			runs, summarizing, fellBack, llmMode, shrunk, trimmedCalls int
-			callsPerRun, inTok, outTok, attempts                       []int
-			total                                                      SummarizerStats
-			modes                                                      = map[string]int{}
+			runs, summarizing, fellBack, llmMode, shrunk, trimmedCalls  int
+			cut, retries, transportErrs, validationErrs, modelFallbacks int
+			callsPerRun, inTok, outTok, attempts                        []int
+			modes                                                       = map[string]int{}
 		)
 		for _, f := range files {
 			msgs, err := trajectory.ReadFile(f)
 			require.NoError(t, err)
 			model := &scriptedSummarizerModel{count: counter.Count, failEvery: cfg.failEvery, badEvery: cfg.badEvery}
-			c, err := New(WithContextWindow(cfg.window), WithSummarizer(model),
-				WithLLMSummarizerOptions(WithSummarizerSleep(func(ctx context.Context, _ time.Duration) error { return ctx.Err() })))
+			sum := llmsummary.New([]llms.Model{model},
+				llmsummary.WithSleep(func(ctx context.Context, _ time.Duration) error { return ctx.Err() }))
+			c, err := compact.New(compact.WithContextWindow(cfg.window), compact.WithCustomSummarizer(sum))
 			require.NoError(t, err)
-			s := NewSession(filepath.Base(f))
+			s := compact.NewSession(filepath.Base(f))
 			runs++
 			runCalls := 0
 			for i := 1; i <= len(msgs); i++ {
 				if i < len(msgs) && msgs[i].Role != llms.ChatMessageTypeAI {
 					continue
 				}
-				var st SummarizerStats
-				res, err := c.Compact(ContextWithSummarizerStats(context.Background(), &st), s, msgs[:i])
+				before := sum.Stats()
+				res, err := c.Compact(context.Background(), s, msgs[:i])
 				require.NoError(t, err, "%s call %d", f, i)
-				total.add(st)
-				if st.Calls == 0 {
+				ev := res.Event
+				if ev == nil || ev.SummarizerCalls == 0 {
 					continue
 				}
-				runCalls += st.Calls
+				require.Len(t, ev.Calls, ev.SummarizerCalls, "one report per model call")
+				after := sum.Stats()
+				runCalls++
 				summarizing++
-				attempts = append(attempts, st.Attempts)
-				inTok = append(inTok, st.InputTokens/max(st.Attempts, 1))
-				outTok = append(outTok, st.OutputTokens/max(st.Attempts, 1))
-				if st.Shrunk > 0 {
+				in, out := 0, 0
+				for _, call := range ev.Calls {
+					in += call.InputTokens
+					out += call.OutputTokens
+					if call.Attempt > 1 {
+						retries++
+					}
+					switch {
+					case errors.Is(call.Err, prompts.ErrInvalidSummary):
+						validationErrs++
+					case call.Err != nil:
+						transportErrs++
+					case call.Model != ev.Calls[0].Model:
+						modelFallbacks++
+					}
+				}
+				cut += after.CutMessages - before.CutMessages
+				attempts = append(attempts, len(ev.Calls))
+				inTok = append(inTok, in/len(ev.Calls))
+				outTok = append(outTok, out/len(ev.Calls))
+				if after.Shrunk > before.Shrunk {
 					shrunk++
 				}
-				if st.TrimmedMessages > 0 {
+				if after.TrimmedMessages > before.TrimmedMessages {
 					trimmedCalls++
 				}
-				if res.Event != nil {
-					modes[res.Event.Mode]++
-				}
-				if st.Failures > 0 || (res.Event != nil && (res.Event.Mode == ModeFallback || res.Event.Err != nil)) {
+				modes[ev.Mode]++
+				if after.Failures > before.Failures || ev.Mode == compact.ModeFallback || ev.Err != nil {
 					fellBack++
 				} else {
 					llmMode++
 				}
 			}
 			callsPerRun = append(callsPerRun, runCalls)
+			require.Equal(t, runCalls, sum.Stats().Calls, "one Summarize call per summarizing compaction")
 		}
 		t.Logf("%s, window %d, %d runs: summarizer calls per run mean %.2f, median %d, max %d (total %d; %d kept the LLM summary, %d fell back = %.1f%%)",
-			cfg.name, cfg.window, runs, measureMean(callsPerRun), measurePct(callsPerRun, 50), measurePct(callsPerRun, 100), total.Calls, llmMode, fellBack,
+			cfg.name, cfg.window, runs, measureMean(callsPerRun), measurePct(callsPerRun, 50), measurePct(callsPerRun, 100), summarizing, llmMode, fellBack,
 			100*float64(fellBack)/float64(max(summarizing, 1)))
 		t.Logf("  per Summarize call: model attempts mean %.2f, max %d; input tokens per attempt mean %.0f, p50 %d, p95 %d, max %d; output tokens per attempt mean %.0f, p95 %d, max %d",
 			measureMean(attempts), measurePct(attempts, 100), measureMean(inTok), measurePct(inTok, 50), measurePct(inTok, 95), measurePct(inTok, 100), measureMean(outTok), measurePct(outTok, 95), measurePct(outTok, 100))
 		t.Logf("  summaries shrunk by rules: %d of %d; transcripts trimmed (oldest left out): %d; messages cut: %d; retries %d, transport errors %d, validation errors %d, next-model fallbacks %d",
-			shrunk, summarizing, trimmedCalls, total.CutMessages, total.Retries, total.TransportErrors, total.ValidationErrors, total.ModelFallbacks)
+			shrunk, summarizing, trimmedCalls, cut, retries, transportErrs, validationErrs, modelFallbacks)
 		t.Logf("  event modes of the summarizing compactions: %v", modes)
 		require.Equal(t, summarizing, llmMode+fellBack)
 		if cfg.failEvery == 0 && cfg.badEvery == 0 {

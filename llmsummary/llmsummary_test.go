@@ -1,4 +1,4 @@
-package compact
+package llmsummary
 
 import (
 	"bytes"
@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/agentcompact/compact/extractors"
 	"github.com/agentcompact/compact/mocks"
 	"github.com/agentcompact/compact/prompts"
+	"github.com/agentcompact/compact/summary"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/llms"
@@ -43,12 +45,12 @@ func sampleMessages() []llms.MessageContent {
 	}
 }
 
-func baseRequest(msgs []llms.MessageContent) SummarizeRequest {
+func baseRequest(msgs []llms.MessageContent) summary.Request {
 	ids := make([]string, len(msgs))
 	for i := range ids {
 		ids[i] = fmt.Sprintf("m%d", i)
 	}
-	return SummarizeRequest{
+	return summary.Request{
 		Messages:       msgs,
 		MessageIDs:     ids,
 		Depth:          1,
@@ -97,13 +99,13 @@ func TestLLMSummarizerSuccess(t *testing.T) {
 			cap.record(ctx, msgs, opts...)
 			return textReply("```json\n" + goodJSON + "\n```"), nil
 		})
-	s := NewLLMSummarizer([]llms.Model{model})
-	var st SummarizerStats
-	ctx := ContextWithSummarizerStats(context.Background(), &st)
-	rec, err := s.Summarize(ctx, baseRequest(sampleMessages()))
+	clock := &stepClock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), step: 1500 * time.Millisecond}
+	s := New([]llms.Model{model}, WithClock(clock.now), WithModelNames("light"))
+	rec, calls, err := summarizeReported(s, baseRequest(sampleMessages()))
 	require.NoError(t, err)
+	st := s.Stats()
 
-	assert.Equal(t, ModeLLM, rec.Mode)
+	assert.Equal(t, summary.ModeLLM, rec.Mode)
 	assert.True(t, strings.HasPrefix(rec.Summary, "The user asked to fix TestParse in parse.go"), rec.Summary)
 	assert.Contains(t, rec.Summary, "Key points:\n- parse.go:42 nil check added")
 	assert.Contains(t, rec.Summary, "Action items:\n- add fuzz test (owner: assistant)")
@@ -119,8 +121,8 @@ func TestLLMSummarizerSuccess(t *testing.T) {
 	assert.True(t, o.JSONMode)
 	assert.Equal(t, 0.0, o.Temperature)
 	assert.Nil(t, o.StreamingFunc, "never streams")
-	assert.True(t, IsSummarizerCall(cap.ctxs[0]))
-	assert.False(t, IsSummarizerCall(context.Background()))
+	assert.True(t, summary.IsSummarizerCall(cap.ctxs[0]))
+	assert.False(t, summary.IsSummarizerCall(context.Background()))
 
 	msgs := cap.msgs[0]
 	require.Len(t, msgs, 2)
@@ -138,7 +140,41 @@ func TestLLMSummarizerSuccess(t *testing.T) {
 	assert.Equal(t, 1, st.Attempts)
 	assert.Positive(t, st.InputTokens)
 	assert.Equal(t, quarterCount("```json\n"+goodJSON+"\n```"), st.OutputTokens)
-	assert.Equal(t, st, s.Stats())
+	assert.Equal(t, []summary.Call{{Model: "light", Attempt: 1, InputTokens: st.InputTokens, OutputTokens: st.OutputTokens,
+		Start: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Duration: 1500 * time.Millisecond}}, calls)
+}
+
+// stepClock is a clock that advances by step at every reading.
+type stepClock struct {
+	mu   sync.Mutex
+	t    time.Time
+	step time.Duration
+}
+
+func (c *stepClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := c.t
+	c.t = c.t.Add(c.step)
+	return t
+}
+
+// summarizeReported runs s on req and returns the reports it made to the
+// request's OnCall too.
+func summarizeReported(s *Summarizer, req summary.Request) (summary.Record, []summary.Call, error) {
+	var (
+		mu    sync.Mutex
+		calls []summary.Call
+	)
+	req.OnCall = func(_ context.Context, c summary.Call) {
+		mu.Lock()
+		defer mu.Unlock()
+		calls = append(calls, c)
+	}
+	rec, err := s.Summarize(context.Background(), req)
+	mu.Lock()
+	defer mu.Unlock()
+	return rec, calls, err
 }
 
 func TestLLMSummarizerDoesNotMutateRequest(t *testing.T) {
@@ -150,14 +186,14 @@ func TestLLMSummarizerDoesNotMutateRequest(t *testing.T) {
 			return textReply(goodJSON), nil
 		})
 	msgs := sampleMessages()
-	prev := &SummaryRecord{ID: "p", Depth: 1, Summary: "Earlier: ID-7731.", KeyPoints: []string{"k"}}
+	prev := &summary.Record{ID: "p", Depth: 1, Summary: "Earlier: ID-7731.", KeyPoints: []string{"k"}}
 	req := baseRequest(msgs)
 	req.Previous = prev
 	req.Depth = 2
-	_, err := NewLLMSummarizer([]llms.Model{model}).Summarize(context.Background(), req)
+	_, err := New([]llms.Model{model}).Summarize(context.Background(), req)
 	require.NoError(t, err)
 	assert.Equal(t, sampleMessages(), msgs)
-	assert.Equal(t, &SummaryRecord{ID: "p", Depth: 1, Summary: "Earlier: ID-7731.", KeyPoints: []string{"k"}}, prev)
+	assert.Equal(t, &summary.Record{ID: "p", Depth: 1, Summary: "Earlier: ID-7731.", KeyPoints: []string{"k"}}, prev)
 }
 
 func TestLLMSummarizerFailures(t *testing.T) {
@@ -176,53 +212,53 @@ func TestLLMSummarizerFailures(t *testing.T) {
 		wantErr   string // "" = success
 		wantIs    error
 		wantSleep []time.Duration
-		wantStats SummarizerStats
+		wantStats Stats
 	}{
 		{
 			name:      "transport error retried once then success",
 			steps:     []step{{0, "", status500}, {0, goodJSON, nil}},
 			wantSleep: []time.Duration{250 * time.Millisecond},
-			wantStats: SummarizerStats{Calls: 1, Attempts: 2, Retries: 1, TransportErrors: 1},
+			wantStats: Stats{Calls: 1, Attempts: 2, Retries: 1, TransportErrors: 1},
 		},
 		{
 			name:      "transport errors exhaust the first model, second answers",
 			steps:     []step{{0, "", status500}, {0, "", status500}, {1, goodJSON, nil}},
 			wantSleep: []time.Duration{250 * time.Millisecond},
-			wantStats: SummarizerStats{Calls: 1, Attempts: 3, Retries: 1, TransportErrors: 2, ModelFallbacks: 1},
+			wantStats: Stats{Calls: 1, Attempts: 3, Retries: 1, TransportErrors: 2, ModelFallbacks: 1},
 		},
 		{
 			name:      "429 honors Retry-After",
 			steps:     []step{{0, "", rateLimited}, {0, goodJSON, nil}},
 			wantSleep: []time.Duration{3 * time.Second},
-			wantStats: SummarizerStats{Calls: 1, Attempts: 2, Retries: 1, TransportErrors: 1},
+			wantStats: Stats{Calls: 1, Attempts: 2, Retries: 1, TransportErrors: 1},
 		},
 		{
 			name:      "Retry-After beyond MaxDelay moves to the next model",
 			steps:     []step{{0, "", longWait}, {1, goodJSON, nil}},
-			wantStats: SummarizerStats{Calls: 1, Attempts: 2, TransportErrors: 1, ModelFallbacks: 1},
+			wantStats: Stats{Calls: 1, Attempts: 2, TransportErrors: 1, ModelFallbacks: 1},
 		},
 		{
 			name:      "validation error not retried, next model",
 			steps:     []step{{0, "I think the conversation was about parsing.", nil}, {1, goodJSON, nil}},
-			wantStats: SummarizerStats{Calls: 1, Attempts: 2, ValidationErrors: 1, ModelFallbacks: 1},
+			wantStats: Stats{Calls: 1, Attempts: 2, ValidationErrors: 1, ModelFallbacks: 1},
 		},
 		{
 			name:      "authentication error not retried",
 			steps:     []step{{0, "", status401}, {1, goodJSON, nil}},
-			wantStats: SummarizerStats{Calls: 1, Attempts: 2, TransportErrors: 1, ModelFallbacks: 1},
+			wantStats: Stats{Calls: 1, Attempts: 2, TransportErrors: 1, ModelFallbacks: 1},
 		},
 		{
 			name:      "everything fails",
 			steps:     []step{{0, "", status500}, {0, "", status500}, {1, `{"keyPoints":[]}`, nil}},
-			wantErr:   "compact: summarize 4 messages: giving up after 3 attempts: model 1: API returned unexpected status code: 500",
+			wantErr:   "llmsummary: summarize 4 messages: giving up after 3 attempts: model 1 (light): API returned unexpected status code: 500",
 			wantIs:    prompts.ErrInvalidSummary,
 			wantSleep: []time.Duration{250 * time.Millisecond},
-			wantStats: SummarizerStats{Calls: 1, Attempts: 3, Retries: 1, TransportErrors: 2, ValidationErrors: 1, Failures: 1},
+			wantStats: Stats{Calls: 1, Attempts: 3, Retries: 1, TransportErrors: 2, ValidationErrors: 1, Failures: 1},
 		},
 		{
 			name:      "empty choices",
 			steps:     []step{{0, "<nil>", nil}, {1, goodJSON, nil}},
-			wantStats: SummarizerStats{Calls: 1, Attempts: 2, TransportErrors: 1, ModelFallbacks: 1},
+			wantStats: Stats{Calls: 1, Attempts: 2, TransportErrors: 1, ModelFallbacks: 1},
 		},
 	}
 	for _, tt := range tests {
@@ -242,9 +278,9 @@ func TestLLMSummarizerFailures(t *testing.T) {
 			}
 			gomock.InOrder(calls...)
 			var sl sleeps
-			s := NewLLMSummarizer([]llms.Model{models[0], models[1]}, WithSummarizerSleep(sl.sleep))
-			var st SummarizerStats
-			rec, err := s.Summarize(ContextWithSummarizerStats(context.Background(), &st), baseRequest(sampleMessages()))
+			s := New([]llms.Model{models[0], models[1]}, WithSleep(sl.sleep), WithModelNames("light", "heavy"))
+			rec, reps, err := summarizeReported(s, baseRequest(sampleMessages()))
+			st := s.Stats()
 			if tt.wantErr != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tt.wantErr)
@@ -253,12 +289,35 @@ func TestLLMSummarizerFailures(t *testing.T) {
 				}
 			} else {
 				require.NoError(t, err)
-				assert.Equal(t, ModeLLM, rec.Mode)
+				assert.Equal(t, summary.ModeLLM, rec.Mode)
 			}
 			assert.Equal(t, tt.wantSleep, sl.d)
 			tt.wantStats.InputTokens, tt.wantStats.OutputTokens = st.InputTokens, st.OutputTokens
 			assert.Equal(t, tt.wantStats, st)
 			assert.Equal(t, tt.wantStats.Attempts*(st.InputTokens/max(tt.wantStats.Attempts, 1)), st.InputTokens, "every attempt sends the same prompt")
+
+			// One report per model call, in order.
+			require.Len(t, reps, len(tt.steps))
+			perModel := map[int]int{}
+			for i, step := range tt.steps {
+				c := reps[i]
+				perModel[step.model]++
+				assert.Equal(t, []string{"light", "heavy"}[step.model], c.Model, "call %d", i)
+				assert.Equal(t, perModel[step.model], c.Attempt, "call %d", i)
+				assert.Equal(t, st.InputTokens/len(tt.steps), c.InputTokens, "call %d", i)
+				if step.reply == goodJSON {
+					assert.NoError(t, c.Err, "call %d", i)
+					assert.Empty(t, c.ErrText)
+					assert.Positive(t, c.OutputTokens)
+				} else {
+					require.Error(t, c.Err, "call %d", i)
+					assert.Equal(t, c.Err.Error(), c.ErrText)
+					if step.err != nil {
+						assert.ErrorIs(t, c.Err, step.err, "call %d", i)
+						assert.Zero(t, c.OutputTokens)
+					}
+				}
+			}
 		})
 	}
 }
@@ -269,7 +328,7 @@ func TestLLMSummarizerValidationLog(t *testing.T) {
 	bad := "Sure! key sk-proj-abcdefghijklmnopqrstuvwxyz0123 \x1b[31m" + strings.Repeat("x", 500)
 	model.EXPECT().GenerateContent(gomock.Any(), gomock.Any(), gomock.Any()).Return(textReply(bad), nil).Times(1)
 	var buf bytes.Buffer
-	s := NewLLMSummarizer([]llms.Model{model}, WithSummarizerLogger(slog.New(slog.NewJSONHandler(&buf, nil))))
+	s := New([]llms.Model{model}, WithLogger(slog.New(slog.NewJSONHandler(&buf, nil))))
 	_, err := s.Summarize(context.Background(), baseRequest(sampleMessages()))
 	require.ErrorIs(t, err, prompts.ErrInvalidSummary)
 	assert.Contains(t, err.Error(), "giving up after 1 attempts")
@@ -287,7 +346,7 @@ func TestLLMSummarizerCancellation(t *testing.T) {
 		model := mocks.NewMockModel(ctrl) // no call expected
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		_, err := NewLLMSummarizer([]llms.Model{model}).Summarize(ctx, baseRequest(sampleMessages()))
+		_, err := New([]llms.Model{model}).Summarize(ctx, baseRequest(sampleMessages()))
 		require.ErrorIs(t, err, context.Canceled)
 	})
 	t.Run("during the call: no retry, no next model", func(t *testing.T) {
@@ -300,9 +359,9 @@ func TestLLMSummarizerCancellation(t *testing.T) {
 				return nil, errors.New("request cancelled") // langchaingo's openai client hides the cause
 			})
 		var sl sleeps
-		_, err := NewLLMSummarizer([]llms.Model{first, second}, WithSummarizerSleep(sl.sleep)).Summarize(ctx, baseRequest(sampleMessages()))
+		_, err := New([]llms.Model{first, second}, WithSleep(sl.sleep)).Summarize(ctx, baseRequest(sampleMessages()))
 		require.ErrorIs(t, err, context.Canceled)
-		assert.Contains(t, err.Error(), "compact: summarize 4 messages: canceled after 1 attempts")
+		assert.Contains(t, err.Error(), "llmsummary: summarize 4 messages: canceled after 1 attempts")
 		assert.Empty(t, sl.d)
 	})
 	t.Run("during the backoff", func(t *testing.T) {
@@ -312,7 +371,7 @@ func TestLLMSummarizerCancellation(t *testing.T) {
 		model.EXPECT().GenerateContent(gomock.Any(), gomock.Any(), gomock.Any()).
 			Return(nil, errors.New("API returned unexpected status code: 503"))
 		sleep := func(ctx context.Context, d time.Duration) error { cancel(); return ctx.Err() }
-		_, err := NewLLMSummarizer([]llms.Model{model}, WithSummarizerSleep(sleep)).Summarize(ctx, baseRequest(sampleMessages()))
+		_, err := New([]llms.Model{model}, WithSleep(sleep)).Summarize(ctx, baseRequest(sampleMessages()))
 		require.ErrorIs(t, err, context.Canceled)
 	})
 }
@@ -331,10 +390,10 @@ func TestLLMSummarizerAttemptTimeout(t *testing.T) {
 	p := DefaultRetryPolicy()
 	p.AttemptTimeout = 10 * time.Millisecond
 	var sl sleeps
-	rec, err := NewLLMSummarizer([]llms.Model{model}, WithRetryPolicy(p), WithSummarizerSleep(sl.sleep)).
+	rec, err := New([]llms.Model{model}, WithRetryPolicy(p), WithSleep(sl.sleep)).
 		Summarize(context.Background(), baseRequest(sampleMessages()))
 	require.NoError(t, err)
-	assert.Equal(t, ModeLLM, rec.Mode)
+	assert.Equal(t, summary.ModeLLM, rec.Mode)
 	assert.Equal(t, []time.Duration{250 * time.Millisecond}, sl.d)
 }
 
@@ -350,7 +409,7 @@ func TestLLMSummarizerCustomRetryPolicy(t *testing.T) {
 		Backoff:    func(attempt int, _ error) time.Duration { return time.Duration(attempt+1) * time.Second },
 	}
 	var sl sleeps
-	_, err := NewLLMSummarizer([]llms.Model{model}, WithRetryPolicy(p), WithSummarizerSleep(sl.sleep)).
+	_, err := New([]llms.Model{model}, WithRetryPolicy(p), WithSleep(sl.sleep)).
 		Summarize(context.Background(), baseRequest(sampleMessages()))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "giving up after 4 attempts: teapot")
@@ -365,16 +424,16 @@ func TestLLMSummarizerPanickingModel(t *testing.T) {
 		DoAndReturn(func(context.Context, []llms.MessageContent, ...llms.CallOption) (*llms.ContentResponse, error) {
 			panic("boom")
 		})
-	_, err := NewLLMSummarizer([]llms.Model{model}).Summarize(context.Background(), baseRequest(sampleMessages()))
+	_, err := New([]llms.Model{model}).Summarize(context.Background(), baseRequest(sampleMessages()))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "model panicked: boom")
 }
 
 func TestLLMSummarizerNoModel(t *testing.T) {
-	_, err := NewLLMSummarizer(nil).Summarize(context.Background(), baseRequest(sampleMessages()))
-	assert.ErrorIs(t, err, ErrNoSummarizerModel)
-	_, err = NewLLMSummarizer([]llms.Model{nil}).Summarize(context.Background(), baseRequest(sampleMessages()))
-	assert.ErrorIs(t, err, ErrNoSummarizerModel)
+	_, err := New(nil).Summarize(context.Background(), baseRequest(sampleMessages()))
+	assert.ErrorIs(t, err, ErrNoModel)
+	_, err = New([]llms.Model{nil}).Summarize(context.Background(), baseRequest(sampleMessages()))
+	assert.ErrorIs(t, err, ErrNoModel)
 }
 
 func TestLLMSummarizerShrinksOversizedReply(t *testing.T) {
@@ -388,8 +447,9 @@ func TestLLMSummarizerShrinksOversizedReply(t *testing.T) {
 	model.EXPECT().GenerateContent(gomock.Any(), gomock.Any(), gomock.Any()).Return(textReply(long), nil).Times(1)
 	req := baseRequest(sampleMessages())
 	req.MaxTokens = 120
-	var st SummarizerStats
-	rec, err := NewLLMSummarizer([]llms.Model{model}).Summarize(ContextWithSummarizerStats(context.Background(), &st), req)
+	sum := New([]llms.Model{model})
+	rec, err := sum.Summarize(context.Background(), req)
+	st := sum.Stats()
 	require.NoError(t, err)
 	assert.LessOrEqual(t, quarterCount(rec.Summary), 120)
 	assert.Equal(t, 1, st.Shrunk)
@@ -427,12 +487,13 @@ func TestLLMSummarizerInputCap(t *testing.T) {
 				})
 			req := baseRequest(msgs)
 			req.MaxInputTokens = tt.maxInput
-			var opts []LLMSummarizerOption
+			var opts []Option
 			if tt.window > 0 {
-				opts = append(opts, WithSummarizerWindow(tt.window))
+				opts = append(opts, WithWindow(tt.window))
 			}
-			var st SummarizerStats
-			_, err := NewLLMSummarizer([]llms.Model{model}, opts...).Summarize(ContextWithSummarizerStats(context.Background(), &st), req)
+			sum := New([]llms.Model{model}, opts...)
+			_, err := sum.Summarize(context.Background(), req)
+			st := sum.Stats()
 			require.NoError(t, err)
 			user := cap.user(0)
 			i, j := strings.Index(user, "<transcript>\n"), strings.LastIndex(user, "\n</transcript>")
@@ -470,8 +531,9 @@ func TestLLMSummarizerCutsHugeMessage(t *testing.T) {
 	}
 	req := baseRequest(msgs)
 	req.MaxInputTokens = 3000
-	var st SummarizerStats
-	_, err := NewLLMSummarizer([]llms.Model{model}).Summarize(ContextWithSummarizerStats(context.Background(), &st), req)
+	sum := New([]llms.Model{model})
+	_, err := sum.Summarize(context.Background(), req)
+	st := sum.Stats()
 	require.NoError(t, err)
 	user := cap.user(0)
 	assert.Contains(t, user, "HEAD-MARK")
@@ -507,9 +569,9 @@ func TestLLMSummarizerRedactsAndCondenses(t *testing.T) {
 	}
 	req := baseRequest(msgs)
 	req.Extractors = reg
-	req.Previous = &SummaryRecord{ID: "p", Depth: 1, Summary: "Earlier the user pasted DB_PASSWORD=\"correcthorsebattery\"", KeyPoints: []string{"key xoxb-1234567890-abcdefghij"}}
+	req.Previous = &summary.Record{ID: "p", Depth: 1, Summary: "Earlier the user pasted DB_PASSWORD=\"correcthorsebattery\"", KeyPoints: []string{"key xoxb-1234567890-abcdefghij"}}
 	req.Depth = 2
-	_, err := NewLLMSummarizer([]llms.Model{model}).Summarize(context.Background(), req)
+	_, err := New([]llms.Model{model}).Summarize(context.Background(), req)
 	require.NoError(t, err)
 	user := cap.user(0)
 	for _, secret := range []string{"AKIAIOSFODNN7EXAMPLE", "ghp_abcdefghijklmnopqrstuvwxyz0123456789", "hunter2secret",
@@ -526,7 +588,7 @@ func TestLLMSummarizerRedactsAndCondenses(t *testing.T) {
 func TestLLMSummarizerWindowTooSmall(t *testing.T) {
 	ctrl := gomock.NewController(t)
 	model := mocks.NewMockModel(ctrl) // never called
-	_, err := NewLLMSummarizer([]llms.Model{model}, WithSummarizerWindow(900)).
+	_, err := New([]llms.Model{model}, WithWindow(900)).
 		Summarize(context.Background(), baseRequest(sampleMessages()))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "build prompt: transcript budget of")
@@ -543,7 +605,7 @@ func TestLLMSummarizerCustomPrompt(t *testing.T) {
 		})
 	tmpl, err := prompts.New("Custom system: JSON only.", "N={{.total_messages}}\n{{.transcript}}")
 	require.NoError(t, err)
-	_, err = NewLLMSummarizer([]llms.Model{model}, WithSummaryPrompt(tmpl)).Summarize(context.Background(), baseRequest(sampleMessages()))
+	_, err = New([]llms.Model{model}, WithPrompt(tmpl)).Summarize(context.Background(), baseRequest(sampleMessages()))
 	require.NoError(t, err)
 	assert.Equal(t, "Custom system: JSON only.", cap.msgs[0][0].Parts[0].(llms.TextContent).Text)
 	assert.True(t, strings.HasPrefix(cap.user(0), "N=4\n<message index=1 role=user>"))
@@ -582,13 +644,13 @@ func (f *faithfulModel) GenerateContent(_ context.Context, msgs []llms.MessageCo
 
 func TestLLMSummarizerDrift(t *testing.T) {
 	model := &faithfulModel{}
-	s := NewLLMSummarizer([]llms.Model{model})
+	s := New([]llms.Model{model})
 	segments := [][]llms.MessageContent{
 		{llms.TextParts(llms.ChatMessageTypeHuman, "Ticket ID-7731: the crash is in loader.go"), llms.TextParts(llms.ChatMessageTypeAI, "Looking at loader.go now.")},
 		{llms.TextParts(llms.ChatMessageTypeHuman, "Also check cache.go"), llms.TextParts(llms.ChatMessageTypeAI, "cache.go is fine.")},
 		{llms.TextParts(llms.ChatMessageTypeHuman, "Now write the fix in fix.go"), llms.TextParts(llms.ChatMessageTypeAI, "Done.")},
 	}
-	var prev *SummaryRecord
+	var prev *summary.Record
 	for i, seg := range segments {
 		req := baseRequest(seg)
 		req.Previous = prev
@@ -627,7 +689,7 @@ func TestLLMSummarizerForgedDelimiters(t *testing.T) {
 	reg := extractors.NewRegistry(extractors.WithVerbatim("bash")) // show the output as is
 	req := baseRequest(msgs)
 	req.Extractors = reg
-	_, err := NewLLMSummarizer([]llms.Model{model}).Summarize(context.Background(), req)
+	_, err := New([]llms.Model{model}).Summarize(context.Background(), req)
 	require.NoError(t, err)
 	user := cap.user(0)
 	assert.Contains(t, user, "Ignore the rules", "the text itself is kept, as data")
@@ -657,7 +719,7 @@ func FuzzLLMSummarizerInput(f *testing.F) {
 		req := baseRequest(msgs)
 		req.MaxInputTokens = int(maxInput)
 		req.MaxTokens = int(maxTokens)
-		rec, err := NewLLMSummarizer([]llms.Model{model}).Summarize(context.Background(), req)
+		rec, err := New([]llms.Model{model}).Summarize(context.Background(), req)
 		if err != nil {
 			if !strings.Contains(err.Error(), "transcript budget of") {
 				t.Fatalf("unexpected error: %v", err)
@@ -666,7 +728,7 @@ func FuzzLLMSummarizerInput(f *testing.F) {
 		}
 		capTok := req.MaxTokens
 		if capTok <= 0 {
-			capTok = DefaultMaxSummaryTokens
+			capTok = summary.DefaultMaxTokens
 		}
 		if c := quarterCount(rec.Summary); c > capTok {
 			t.Fatalf("summary of %d tokens over the cap %d", c, req.MaxTokens)
@@ -677,7 +739,7 @@ func FuzzLLMSummarizerInput(f *testing.F) {
 		}
 		inCap := req.MaxInputTokens
 		if inCap <= 0 {
-			inCap = DefaultSummaryInputCap
+			inCap = summary.DefaultMaxInputTokens
 		}
 		if c := quarterCount(user[i+len("<transcript>\n") : j]); c > inCap {
 			t.Fatalf("transcript of %d tokens over the cap %d", c, inCap)
@@ -715,8 +777,9 @@ func TestLLMSummarizerRejectsHugeReplyUncounted(t *testing.T) {
 		longest = max(longest, len(s))
 		return quarterCount(s)
 	}
-	var st SummarizerStats
-	_, err := NewLLMSummarizer([]llms.Model{model}).Summarize(ContextWithSummarizerStats(context.Background(), &st), req)
+	sum := New([]llms.Model{model})
+	_, err := sum.Summarize(context.Background(), req)
+	st := sum.Stats()
 	require.Error(t, err)
 	assert.ErrorIs(t, err, prompts.ErrInvalidSummary)
 	assert.Contains(t, err.Error(), "max_tokens ignored")

@@ -1,4 +1,4 @@
-package compact
+package llmsummary
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentcompact/compact/extractors"
 	"github.com/agentcompact/compact/prompts"
+	"github.com/agentcompact/compact/summary"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -24,7 +25,7 @@ type summarizerInput struct {
 
 // buildInput renders the prompt of req: condensed, redacted, delimited
 // transcript within the input cap, previous summary folded in.
-func (s *LLMSummarizer) buildInput(req SummarizeRequest, count func(string) int) (summarizerInput, error) {
+func (s *Summarizer) buildInput(req summary.Request, count func(string) int) (summarizerInput, error) {
 	reg := req.Extractors
 	if reg == nil {
 		reg = s.reg
@@ -60,7 +61,7 @@ func (s *LLMSummarizer) buildInput(req SummarizeRequest, count func(string) int)
 
 	capTokens := req.MaxInputTokens
 	if capTokens <= 0 {
-		capTokens = DefaultSummaryInputCap
+		capTokens = summary.DefaultMaxInputTokens
 	}
 	if w := s.cfg.window; w > 0 {
 		capTokens = min(capTokens, w-replyCap(req.MaxTokens)-overhead)
@@ -187,7 +188,7 @@ func listed(text, item string) bool {
 // foldPrevious turns the parent record into the summary shown to the model,
 // redacted. The record's text already holds most of its structure (see
 // formatSummary), so array entries listed in the text are not repeated.
-func foldPrevious(p *SummaryRecord) *prompts.Summary {
+func foldPrevious(p *summary.Record) *prompts.Summary {
 	if p == nil {
 		return nil
 	}

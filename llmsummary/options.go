@@ -1,0 +1,79 @@
+package llmsummary
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/agentcompact/compact/prompts"
+)
+
+// Option configures the [Summarizer] built by [New].
+type Option func(*config)
+
+type config struct {
+	retry  RetryPolicy
+	sleep  func(ctx context.Context, d time.Duration) error
+	now    func() time.Time
+	prompt prompts.Template
+	log    *slog.Logger
+	window int
+	names  []string
+}
+
+// WithRetryPolicy replaces the retry policy of model calls. Default
+// [DefaultRetryPolicy]: one retry of transport errors after 250 ms x
+// 2^attempt (or the server's Retry-After, up to 10 s), 60 s per attempt,
+// validation errors never retried. A negative MaxRetries counts as 0.
+func WithRetryPolicy(p RetryPolicy) Option {
+	return func(c *config) {
+		p.MaxRetries = max(p.MaxRetries, 0)
+		c.retry = p
+	}
+}
+
+// WithSleep replaces how the summarizer waits between attempts: sleep must
+// wait d, or return ctx.Err() as soon as ctx is done. Tests use it to
+// observe backoffs without waiting. Default: a timer that honors ctx. A nil
+// sleep restores the default.
+func WithSleep(sleep func(ctx context.Context, d time.Duration) error) Option {
+	return func(c *config) { c.sleep = sleep }
+}
+
+// WithClock replaces the clock that times model calls (the Start and
+// Duration of each [summary.Call] report). Default time.Now. A nil now
+// restores the default.
+func WithClock(now func() time.Time) Option {
+	return func(c *config) { c.now = now }
+}
+
+// WithPrompt replaces the summarizer prompt, for example with
+// prompts.New(system, user). Default prompts.Default(). Whatever the
+// prompt, the reply must follow the schema that [prompts.ParseSummary]
+// validates.
+func WithPrompt(t prompts.Template) Option {
+	return func(c *config) { c.prompt = t }
+}
+
+// WithLogger sets where the summarizer logs rejected replies (warning, with
+// the sanitized first 200 characters of the reply) and failed attempts
+// (info). Default: no logging. A nil logger restores the default.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) { c.log = l }
+}
+
+// WithWindow sets the context window, in tokens, of the smallest summarizer
+// model. The transcript sent is then at most min(request MaxInputTokens,
+// window - reply cap - prompt tokens). Default 0: unknown, only
+// MaxInputTokens caps the transcript. A negative value counts as 0.
+func WithWindow(tokens int) Option {
+	return func(c *config) { c.window = max(tokens, 0) }
+}
+
+// WithModelNames names the models given to [New], index for index, in the
+// [summary.Call] reports and the logs (for example "gpt-4o-mini"). Default:
+// the model's Go type name ("*openai.LLM"); an empty or missing name also
+// means the type name. The names slice is copied.
+func WithModelNames(names ...string) Option {
+	return func(c *config) { c.names = append([]string(nil), names...) }
+}

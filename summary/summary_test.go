@@ -1,0 +1,103 @@
+package summary
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func sampleRecord() Record {
+	return Record{ID: "s1", ParentID: "s0", Depth: 2, Timestamp: time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC),
+		Summary: "The user asked <x> & \"y\".", KeyPoints: []string{"k1", "k2"},
+		Context:            Context{Participants: []string{"user"}, Decisions: []string{}, ActionItems: []ActionItem{{Owner: "a", Task: "t", Due: "d"}}, DomainEntities: []string{"a.go"}},
+		OriginalMessageIDs: []string{"m1", "m2"}, TokenEstimate: 42, Mode: ModeLLM}
+}
+
+// TestRecordJSON pins the JSON form of a record: the bytes compact.SummaryRecord
+// produced before it became an alias of Record (persisted state must load).
+func TestRecordJSON(t *testing.T) {
+	tests := []struct {
+		name string
+		rec  Record
+		want string
+	}{
+		{"full", sampleRecord(), `{"id":"s1","parentId":"s0","depth":2,"timestamp":"2026-01-02T03:04:05.000000006Z","summary":"The user asked \u003cx\u003e \u0026 \"y\".","keyPoints":["k1","k2"],"context":{"participants":["user"],"decisions":[],"actionItems":[{"owner":"a","task":"t","due":"d"}],"unresolved":null,"domainEntities":["a.go"]},"originalMessageIds":["m1","m2"],"tokenEstimate":42,"mode":"llm"}`},
+		{"zero", Record{}, `{"id":"","depth":0,"timestamp":"0001-01-01T00:00:00Z","summary":"","keyPoints":null,"context":{"participants":null,"decisions":null,"actionItems":null,"unresolved":null,"domainEntities":null},"originalMessageIds":null,"tokenEstimate":0,"mode":""}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := json.Marshal(tt.rec)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, string(b))
+			var back Record
+			require.NoError(t, json.Unmarshal(b, &back))
+			assert.Equal(t, tt.rec, back)
+		})
+	}
+}
+
+func TestRecordClone(t *testing.T) {
+	orig := sampleRecord()
+	c := orig.Clone()
+	assert.Equal(t, orig.Summary, c.Summary)
+	assert.Equal(t, orig.Context.ActionItems, c.Context.ActionItems)
+	c.KeyPoints[0] = "changed"
+	c.OriginalMessageIDs[0] = "changed"
+	c.Context.Participants[0] = "changed"
+	c.Context.ActionItems[0].Task = "changed"
+	c.Context.DomainEntities[0] = "changed"
+	assert.Equal(t, sampleRecord(), orig, "the original is untouched")
+	assert.Nil(t, orig.Clone().Context.Decisions, "empty slices come back nil")
+	assert.Equal(t, Record{}, Record{}.Clone())
+}
+
+func TestCallJSON(t *testing.T) {
+	c := Call{Model: "gpt-4o-mini", Attempt: 2, InputTokens: 10, OutputTokens: 3,
+		Start: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Duration: time.Second, Err: errors.New("boom"), ErrText: "boom"}
+	b, err := json.Marshal(c)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"model":"gpt-4o-mini","attempt":2,"inputTokens":10,"outputTokens":3,"start":"2026-01-02T03:04:05Z","duration":1000000000,"error":"boom"}`, string(b))
+	b, err = json.Marshal(Call{Model: "m", Attempt: 1})
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), "error", "no error text on success")
+}
+
+func TestRequestReport(t *testing.T) {
+	var req Request
+	assert.NotPanics(t, func() { req.Report(context.Background(), Call{Attempt: 1}) }, "a nil OnCall is fine")
+	type key struct{}
+	ctx := context.WithValue(context.Background(), key{}, "v")
+	var got []Call
+	req.OnCall = func(c context.Context, call Call) {
+		assert.Equal(t, "v", c.Value(key{}))
+		got = append(got, call)
+	}
+	req.Report(ctx, Call{Model: "a", Attempt: 1})
+	req.Report(ctx, Call{Model: "a", Attempt: 2})
+	assert.Equal(t, []Call{{Model: "a", Attempt: 1}, {Model: "a", Attempt: 2}}, got)
+}
+
+func TestSummarizerCallMark(t *testing.T) {
+	var none context.Context
+	assert.False(t, IsSummarizerCall(none))
+	assert.False(t, IsSummarizerCall(context.Background()))
+	ctx := MarkSummarizerCall(context.Background())
+	assert.True(t, IsSummarizerCall(ctx))
+	child, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	assert.True(t, IsSummarizerCall(child), "derived contexts keep the mark")
+}
+
+func TestFunc(t *testing.T) {
+	var s Summarizer = Func(func(_ context.Context, req Request) (Record, error) {
+		return Record{Summary: req.Previous.Summary + "+", Mode: ModeRule}, nil
+	})
+	rec, err := s.Summarize(context.Background(), Request{Previous: &Record{Summary: "p"}})
+	require.NoError(t, err)
+	assert.Equal(t, Record{Summary: "p+", Mode: ModeRule}, rec)
+}
