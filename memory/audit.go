@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -22,7 +23,7 @@ func HashMessages(msgs []llms.ChatMessage) (string, error) {
 	h := sha256.New()
 	var n [8]byte
 	for i, m := range msgs {
-		b, err := MarshalMessage(m)
+		b, err := store.MarshalMessage(m)
 		if err != nil {
 			return "", fmt.Errorf("memory: hash message %d: %w", i, err)
 		}
@@ -35,7 +36,7 @@ func HashMessages(msgs []llms.ChatMessage) (string, error) {
 
 // verifyRecord checks r against a history of n messages, at(i) being the
 // message at position i.
-func verifyRecord(r Record, n int, at func(int) llms.ChatMessage) error {
+func verifyRecord(r store.Record, n int, at func(int) llms.ChatMessage) error {
 	sel := make([]llms.ChatMessage, 0, len(r.Positions))
 	prev := -1
 	for _, p := range r.Positions {

@@ -3,6 +3,7 @@ package memory
 import (
 	"log/slog"
 
+	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/schema"
 )
 
@@ -25,7 +26,7 @@ type options struct {
 	outputKey      string
 	humanPrefix    string
 	aiPrefix       string
-	store          Store
+	store          store.Store
 	sessionID      string
 	workers        int
 	pool           *Pool
@@ -91,7 +92,7 @@ func WithAIPrefix(prefix string) Option { return func(o *options) { o.aiPrefix =
 // summarized-up-to position, integrity hashes, trigger state, version) is
 // persisted. Default: a new [MemoryStore] (nothing survives the process).
 // A nil store means the default.
-func WithStore(s Store) Option { return func(o *options) { o.store = s } }
+func WithStore(s store.Store) Option { return func(o *options) { o.store = s } }
 
 // WithSessionID sets the id of the session in the store. Memories of
 // different conversations sharing a store need different ids; Memories (or

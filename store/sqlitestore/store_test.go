@@ -12,6 +12,7 @@ import (
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/memory"
+	"github.com/agentcompact/compact/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/llms"
@@ -42,22 +43,22 @@ func TestStoreCompareAndSwap(t *testing.T) {
 	s, _ := openTemp(t)
 	st, err := s.Load(ctx, "a")
 	require.NoError(t, err)
-	assert.Equal(t, memory.State{SessionID: "a"}, st)
+	assert.Equal(t, store.State{SessionID: "a"}, st)
 
-	rec := func(id string) memory.Record {
-		return memory.Record{SummaryRecord: compact.SummaryRecord{ID: id, Summary: "about " + id, KeyPoints: []string{"k"},
+	rec := func(id string) store.Record {
+		return store.Record{SummaryRecord: compact.SummaryRecord{ID: id, Summary: "about " + id, KeyPoints: []string{"k"},
 			Timestamp: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC), Mode: compact.ModeRule}, Positions: []int{0, 1}, SHA256: "ab", UpTo: 2}
 	}
 	st.Engine = json.RawMessage(`{"version":1}`)
-	st.Chain = []memory.Record{rec("1")}
+	st.Chain = []store.Record{rec("1")}
 	st.UpTo, st.HistoryLen, st.Kept = 2, 4, []int{0}
 	st.UpdatedAt = time.Date(2025, 1, 2, 3, 4, 5, 6, time.UTC)
 	v, err := s.Save(ctx, st, 0)
 	require.NoError(t, err)
 	assert.Equal(t, int64(1), v)
 
-	_, err = s.Save(ctx, memory.State{SessionID: "a"}, 0)
-	require.ErrorIs(t, err, memory.ErrConflict, "a stale writer changes nothing")
+	_, err = s.Save(ctx, store.State{SessionID: "a"}, 0)
+	require.ErrorIs(t, err, store.ErrConflict, "a stale writer changes nothing")
 	got, err := s.Load(ctx, "a")
 	require.NoError(t, err)
 	want := st

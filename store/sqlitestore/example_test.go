@@ -8,7 +8,7 @@ import (
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/memory"
-	"github.com/agentcompact/compact/memory/sqlitestore"
+	"github.com/agentcompact/compact/store/sqlitestore"
 	"github.com/tmc/langchaingo/llms"
 )
 
