@@ -16,9 +16,9 @@ import (
 var ErrIntegrity = errors.New("memory: history does not match the summary chain")
 
 // HashMessages returns the hex SHA-256 of the canonical encoding of msgs:
-// for each message in order, the length of its [MarshalMessage] encoding as
-// 8 little-endian bytes, then the encoding. It is the integrity hash of
-// [Record].SHA256. A nil message is an error.
+// for each message in order, the length of its [store.MarshalMessage]
+// encoding as 8 little-endian bytes, then the encoding. It is the integrity
+// hash of [store.Record].SHA256. A nil message is an error.
 func HashMessages(msgs []llms.ChatMessage) (string, error) {
 	h := sha256.New()
 	var n [8]byte

@@ -242,9 +242,10 @@ func (s *Store) Load(ctx context.Context, sessionID string) (store.State, error)
 	st := store.State{SessionID: sessionID}
 	err := s.tx(ctx, "", func(tx *sql.Tx) error {
 		var updated, kept string
+		var engine []byte // NULL for a state saved without one
 		err := tx.QueryRowContext(ctx,
 			`SELECT version, up_to, kept, history_len, engine, updated_at FROM compact_sessions WHERE session_id = ?`,
-			sessionID).Scan(&st.Version, &st.UpTo, &kept, &st.HistoryLen, &st.Engine, &updated)
+			sessionID).Scan(&st.Version, &st.UpTo, &kept, &st.HistoryLen, &engine, &updated)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		}
@@ -254,6 +255,7 @@ func (s *Store) Load(ctx context.Context, sessionID string) (store.State, error)
 		if st.UpdatedAt, err = time.Parse(time.RFC3339Nano, updated); err != nil {
 			return fmt.Errorf("updated_at: %w", err)
 		}
+		st.Engine = engine
 		if err := json.Unmarshal([]byte(kept), &st.Kept); err != nil {
 			return fmt.Errorf("kept: %w", err)
 		}
