@@ -6,7 +6,7 @@
 // It has three parts; a store implements the first and any of the others:
 //
 //   - [Store]: the compaction state of sessions ([State], with the summary
-//     chain of [Record]s and their audit data), saved by version
+//     chain and its audit data, one [Record] a link), saved by version
 //     compare-and-swap ([ErrConflict]) and appended to from a chain index,
 //     so a compaction writes only its new records. memory.Memory keeps its
 //     state there, and the middleware its sessions' engine state; they

@@ -57,7 +57,12 @@ type IncrementalHistory interface {
 // Text that is not valid UTF-8 comes back as it was written or with each
 // invalid byte replaced by U+FFFD (as [MarshalMessage] encodes it).
 // A session's history and its State are separate: a history write never
-// changes the State's version.
+// changes the State's version, and a Save never changes the history.
+//
+// Concurrency, crash and cancellation semantics are those of [Store] and
+// [IncrementalHistory]. History may be called concurrently; the values it
+// returns for one session id (in one process or several sharing a
+// database) all see the same messages.
 type HistoryStore interface {
 	Store
 	// History returns the history of a session. It does no I/O, so it

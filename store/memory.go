@@ -9,9 +9,10 @@ import (
 
 // Memory is the in-memory store: sessions' states, histories and originals
 // held in the process's memory, lost when it exits. It implements [Store],
-// [HistoryStore] and [OriginalStore], is safe for concurrent use and returns
-// copies. It is memory.Memory's default store. The zero value is ready to
-// use.
+// [HistoryStore] and [OriginalStore], is safe for concurrent use, keeps
+// copies of what it is given and returns copies (a session's history is one
+// [ChatHistory], shared by every History call for that session). It is
+// memory.Memory's default store. The zero value is ready to use.
 type Memory struct {
 	mu        sync.Mutex
 	states    map[string]State

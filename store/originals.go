@@ -104,8 +104,9 @@ func CheckOriginals(sessionID string, originals []Original) error {
 
 // FoldCase returns s with every rune replaced by the smallest rune of its
 // simple case-folding orbit (the equivalence strings.EqualFold uses), and
-// bytes that are not valid UTF-8 kept as they are. Two strings are equal
-// under strings.EqualFold exactly when their FoldCase forms are equal, and
+// bytes that are not valid UTF-8 kept as they are. Two valid UTF-8 strings
+// are equal under strings.EqualFold exactly when their FoldCase forms are
+// equal, and
 // [OriginalStore].SearchOriginals matches when FoldCase(query) is a
 // substring of FoldCase(text): a store can keep FoldCase(Text) next to the
 // text and search it with a plain substring test (SQL instr or strpos, on

@@ -18,10 +18,7 @@ import (
 // subtest, as in Run.
 func RunHistory(t *testing.T, open func(t *testing.T) store.HistoryStore) {
 	t.Helper()
-	for _, tc := range []struct {
-		name string
-		fn   func(t *testing.T, s store.HistoryStore)
-	}{
+	runChecks(t, open, []check[store.HistoryStore]{
 		{"Empty", historyEmpty},
 		{"FullFidelity", historyFullFidelity},
 		{"Since", historySince},
@@ -32,9 +29,7 @@ func RunHistory(t *testing.T, open func(t *testing.T) store.HistoryStore) {
 		{"Cancelled", historyCancelled},
 		{"Large", historyLarge},
 		{"InvalidUTF8", historyInvalidUTF8},
-	} {
-		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
-	}
+	})
 }
 
 // kinds returns messages of every kind a history keeps in full.

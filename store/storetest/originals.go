@@ -17,10 +17,7 @@ import (
 // subtests of t. open is called once per subtest, as in Run.
 func RunOriginals(t *testing.T, open func(t *testing.T) store.OriginalStore) {
 	t.Helper()
-	for _, tc := range []struct {
-		name string
-		fn   func(t *testing.T, s store.OriginalStore)
-	}{
+	runChecks(t, open, []check[store.OriginalStore]{
 		{"RoundTrip", originalsRoundTrip},
 		{"Idempotent", originalsIdempotent},
 		{"NotFound", originalsNotFound},
@@ -32,9 +29,7 @@ func RunOriginals(t *testing.T, open func(t *testing.T) store.OriginalStore) {
 		{"Cancelled", originalsCancelled},
 		{"Large", originalsLarge},
 		{"InvalidUTF8", originalsInvalidUTF8},
-	} {
-		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
-	}
+	})
 }
 
 func original(ref, text string) store.Original {

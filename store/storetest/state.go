@@ -17,10 +17,7 @@ import (
 )
 
 func runState(t *testing.T, open func(t *testing.T) store.Store) {
-	for _, tc := range []struct {
-		name string
-		fn   func(t *testing.T, s store.Store)
-	}{
+	runChecks(t, open, []check[store.Store]{
 		{"Empty", stateEmpty},
 		{"RoundTrip", stateRoundTrip},
 		{"CompareAndSwap", stateCompareAndSwap},
@@ -31,9 +28,7 @@ func runState(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Cancelled", stateCancelled},
 		{"Large", stateLarge},
 		{"InvalidUTF8", stateInvalidUTF8},
-	} {
-		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
-	}
+	})
 }
 
 // fullState returns a state with every field set.

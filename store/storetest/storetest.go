@@ -42,6 +42,20 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	})
 }
 
+// check is one conformance check of a store of type S.
+type check[S any] struct {
+	name string
+	fn   func(t *testing.T, s S)
+}
+
+// runChecks runs each check as a subtest, on a store open returns for it.
+func runChecks[S any](t *testing.T, open func(t *testing.T) S, checks []check[S]) {
+	t.Helper()
+	for _, c := range checks {
+		t.Run(c.name, func(t *testing.T) { c.fn(t, open(t)) })
+	}
+}
+
 // ids returns session ids of one subtest: a random prefix followed by the
 // names, so that no two subtests (or runs on a persistent store) share one.
 func ids(t *testing.T, names ...string) []string {
