@@ -3,6 +3,8 @@ package memory
 import (
 	"context"
 	"errors"
+
+	"github.com/agentcompact/compact/store"
 )
 
 // scheduleLocked queues a background compaction of the session, or marks
@@ -113,7 +115,7 @@ func (m *Memory) saveDirty(ctx context.Context) error {
 	st, from, gen := m.stateLocked(), m.stored, m.gen
 	m.mu.Unlock()
 	v, err := m.store.Save(ctx, st, from)
-	if errors.Is(err, ErrConflict) {
+	if errors.Is(err, store.ErrConflict) {
 		return nil
 	}
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -15,14 +16,14 @@ import (
 var ErrIntegrity = errors.New("memory: history does not match the summary chain")
 
 // HashMessages returns the hex SHA-256 of the canonical encoding of msgs:
-// for each message in order, the length of its [MarshalMessage] encoding as
-// 8 little-endian bytes, then the encoding. It is the integrity hash of
-// [Record].SHA256. A nil message is an error.
+// for each message in order, the length of its [store.MarshalMessage]
+// encoding as 8 little-endian bytes, then the encoding. It is the integrity
+// hash of [store.Record].SHA256. A nil message is an error.
 func HashMessages(msgs []llms.ChatMessage) (string, error) {
 	h := sha256.New()
 	var n [8]byte
 	for i, m := range msgs {
-		b, err := MarshalMessage(m)
+		b, err := store.MarshalMessage(m)
 		if err != nil {
 			return "", fmt.Errorf("memory: hash message %d: %w", i, err)
 		}
@@ -35,7 +36,7 @@ func HashMessages(msgs []llms.ChatMessage) (string, error) {
 
 // verifyRecord checks r against a history of n messages, at(i) being the
 // message at position i.
-func verifyRecord(r Record, n int, at func(int) llms.ChatMessage) error {
+func verifyRecord(r store.Record, n int, at func(int) llms.ChatMessage) error {
 	sel := make([]llms.ChatMessage, 0, len(r.Positions))
 	prev := -1
 	for _, p := range r.Positions {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
 	lcmemory "github.com/tmc/langchaingo/memory"
 )
@@ -98,17 +99,17 @@ func BenchmarkTurn(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					store := NewMemoryStore()
-					h := NewChatHistory()
-					m := New(c, WithChatHistory(h), WithStore(store))
+					ms := store.NewMemory()
+					h := store.NewChatHistory()
+					m := New(c, WithChatHistory(h), WithStore(ms))
 					for i := 0; i < n; i++ {
 						in, out := text(i)
 						benchTurn(b, m, in, out)
 					}
 					msgs, _ := h.Messages(context.Background())
-					st, _ := store.Load(context.Background(), DefaultSessionID)
+					st, _ := ms.Load(context.Background(), DefaultSessionID)
 					restore := func() *Memory {
-						s := NewMemoryStore()
+						s := store.NewMemory()
 						if st.Version > 0 {
 							st2 := st
 							st2.Version = 0
@@ -116,7 +117,7 @@ func BenchmarkTurn(b *testing.B) {
 								b.Fatal(err)
 							}
 						}
-						m := New(c, WithChatHistory(NewChatHistory(msgs...)), WithStore(s))
+						m := New(c, WithChatHistory(store.NewChatHistory(msgs...)), WithStore(s))
 						if _, err := m.LoadMemoryVariables(context.Background(), nil); err != nil {
 							b.Fatal(err)
 						}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/agentcompact/compact/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/llms"
@@ -123,7 +124,7 @@ func refWritesHalf(ref schema.Memory, in, out map[string]any) bool {
 // output is invalid writes nothing.
 func TestSaveContextAtomic(t *testing.T) {
 	ctx := context.Background()
-	h := NewChatHistory()
+	h := store.NewChatHistory()
 	m := New(testCompactor(t, 128_000), WithChatHistory(h))
 	err := m.SaveContext(ctx, map[string]any{"input": "hi"}, map[string]any{"a": "1", "b": "2"})
 	require.ErrorIs(t, err, lcmemory.ErrInvalidInputValues)

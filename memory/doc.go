@@ -78,10 +78,11 @@
 // messages it records later tool rounds as text instead. If the history
 // changes under the summary chain (messages the engine has seen are
 // replaced or removed), the compaction state is reset and rebuilt from the
-// history. The default [ChatHistory] is safe for concurrent use.
+// history. The default history (a store.ChatHistory) is safe for
+// concurrent use.
 //
-// Histories that implement [IncrementalHistory] ([ChatHistory], the SQLite
-// store's) are read incrementally; with them, and because the engine is
+// Histories that implement store.IncrementalHistory (store.ChatHistory, the
+// histories of the in-memory and SQLite stores) are read incrementally; with them, and because the engine is
 // given only a window of the history (below), the cost of a turn does not
 // grow with the conversation.
 //
@@ -109,11 +110,14 @@
 //
 // # Stores
 //
-// A [Store] persists a session's [State]: the summary chain with its audit
-// data, the summarized-up-to position, the engine's trigger state (the
-// compact.Session JSON) and a version. [MemoryStore] is the default;
-// package sqlitestore keeps states and full-fidelity histories in one SQLite
-// file. Saves are a version compare-and-swap: when another Memory or
+// A store.Store (package store holds the contract, its conformance harness
+// store/storetest and the stores) persists a session's store.State: the
+// summary chain with its audit data (store.Record), the summarized-up-to
+// position, the engine's trigger state (the compact.Session JSON) and a
+// version. The in-memory store.Memory is the default; store/sqlitestore
+// keeps states and full-fidelity histories in one SQLite file. A store that
+// also keeps histories (store.HistoryStore) gives the Memory its session's
+// history unless [WithChatHistory] sets another. Saves are a version compare-and-swap: when another Memory or
 // process saved first, the Memory adopts the newer state (after checking it
 // against the history) and runs the engine again on top of it, so nobody's
 // work is overwritten. A Memory created on a store that holds its session

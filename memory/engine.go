@@ -9,6 +9,7 @@ import (
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/internal/msg"
+	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -56,7 +57,7 @@ func (m *Memory) syncState(ctx context.Context) error {
 // adoptLocked makes st the Memory's compaction state, after checking it
 // against the history; a state that does not match the history is
 // replaced by a fresh one (its version kept, so the next save replaces it).
-func (m *Memory) adoptLocked(st State) {
+func (m *Memory) adoptLocked(st store.State) {
 	m.loaded = true
 	if st.Version == 0 {
 		m.version = 0
@@ -82,7 +83,7 @@ func (m *Memory) adoptLocked(st State) {
 	m.rebuildWindowLocked(st.UpTo, st.Kept)
 }
 
-func (m *Memory) checkStateLocked(st State) (*compact.Session, error) {
+func (m *Memory) checkStateLocked(st store.State) (*compact.Session, error) {
 	n := len(m.entries)
 	switch {
 	case st.HistoryLen > n:
@@ -115,13 +116,13 @@ func (m *Memory) checkStateLocked(st State) (*compact.Session, error) {
 }
 
 // stateLocked returns the state to save.
-func (m *Memory) stateLocked() State {
+func (m *Memory) stateLocked() store.State {
 	js, err := m.sess.MarshalJSON()
 	if err != nil {
 		js = nil
 		m.log.Error("memory: encode engine state", "session", m.o.sessionID, "err", err)
 	}
-	return State{SessionID: m.o.sessionID, Version: m.version, UpTo: m.start, Kept: m.kept, HistoryLen: m.seen,
+	return store.State{SessionID: m.o.sessionID, Version: m.version, UpTo: m.start, Kept: m.kept, HistoryLen: m.seen,
 		Engine: js, Chain: m.chain, UpdatedAt: time.Now().UTC()}
 }
 
@@ -166,7 +167,7 @@ func (m *Memory) runEngine(ctx context.Context, force string) (res *compact.Resu
 		}
 		changed := m.dirty
 		m.view = m.buildViewLocked(res, n)
-		var st State
+		var st store.State
 		from := m.stored
 		if changed {
 			st = m.stateLocked()
@@ -176,7 +177,7 @@ func (m *Memory) runEngine(ctx context.Context, force string) (res *compact.Resu
 			return res, nil, nil
 		}
 		v, err := m.store.Save(ctx, st, from)
-		if errors.Is(err, ErrConflict) {
+		if errors.Is(err, store.ErrConflict) {
 			continue // syncState adopts the newer state on the next attempt
 		}
 		if err != nil {
@@ -192,7 +193,7 @@ func (m *Memory) runEngine(ctx context.Context, force string) (res *compact.Resu
 		m.mu.Unlock()
 		return res, nil, nil
 	}
-	return nil, nil, fmt.Errorf("memory: compact session %q: %d attempts: %w", m.o.sessionID, maxSaveAttempts, ErrConflict)
+	return nil, nil, fmt.Errorf("memory: compact session %q: %d attempts: %w", m.o.sessionID, maxSaveAttempts, store.ErrConflict)
 }
 
 // recordCompactionLocked appends the audit record of a new summary and
@@ -202,7 +203,7 @@ func (m *Memory) recordCompactionLocked(res *compact.Result, n int) {
 	if ev := res.Event; ev != nil && ev.SummaryID != "" && res.Summary != nil && res.Summary.ID == ev.SummaryID {
 		pos := make(map[string]int, m.windowLen(n))
 		m.windowLocked(n, func(i int) { pos[m.entries[i].id] = i })
-		rec := Record{SummaryRecord: *res.Summary}
+		rec := store.Record{SummaryRecord: *res.Summary}
 		for _, id := range res.Summary.OriginalMessageIDs {
 			if p, ok := pos[id]; ok {
 				rec.Positions = append(rec.Positions, p)

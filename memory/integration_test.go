@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/agents"
@@ -55,7 +56,7 @@ func TestConversationChain(t *testing.T) {
 	for i := 0; i < 40; i++ {
 		llm.replies = append(llm.replies, scriptedReply{content: outs[i%len(outs)]})
 	}
-	h := NewChatHistory()
+	h := store.NewChatHistory()
 	mem := New(testCompactor(t, 3000), WithChatHistory(h))
 	chain := chains.NewConversation(llm, mem)
 	var sent []string
@@ -142,7 +143,7 @@ func TestConversationalAgentExecutor(t *testing.T) {
 	for _, steps := range []bool{false, true} {
 		t.Run(fmt.Sprintf("intermediate steps %v", steps), func(t *testing.T) {
 			llm := &scriptedModel{replies: append([]scriptedReply(nil), llm.replies...)}
-			h := NewChatHistory()
+			h := store.NewChatHistory()
 			mem := New(testCompactor(t, 8000), WithChatHistory(h))
 			opts := []agents.Option{agents.WithMemory(mem)}
 			if steps {
@@ -195,7 +196,7 @@ func TestOpenAIFunctionsAgentExecutor(t *testing.T) {
 		{content: "Your order 42 has shipped."},
 		{content: "It ships with DHL, tracking DH123."},
 	}}
-	h := NewChatHistory()
+	h := store.NewChatHistory()
 	mem := New(testCompactor(t, 8000), WithChatHistory(h))
 	// In v0.1.14 the OpenAI functions agent ignores agents.WithMemory; the
 	// executor loads the memory, and the history reaches the prompt through

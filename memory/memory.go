@@ -9,6 +9,7 @@ import (
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/budget"
+	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
 	lcmemory "github.com/tmc/langchaingo/memory"
 	"github.com/tmc/langchaingo/schema"
@@ -32,9 +33,9 @@ type Memory struct {
 	cErr error
 	o    options
 	hist schema.ChatMessageHistory
-	inc  IncrementalHistory
+	inc  store.IncrementalHistory
 	// store and log are set once by New.
-	store Store
+	store store.Store
 	log   *slog.Logger
 	pool  *Pool
 	own   bool // the pool is private: Close closes it
@@ -54,7 +55,7 @@ type Memory struct {
 	epochKnown bool
 	histNil    bool // the history's last Messages() result was nil
 	sess       *compact.Session
-	chain      []Record
+	chain      []store.Record
 	version    int64
 	stored     int  // chain records known to be in the store
 	verified   int  // chain records checked against the history
@@ -94,21 +95,21 @@ func New(c *compact.Compactor, opts ...Option) *Memory {
 		}
 	}
 	if m.store == nil {
-		m.store = NewMemoryStore()
+		m.store = store.NewMemory()
 	}
 	if m.log == nil {
 		m.log = slog.New(slog.DiscardHandler)
 	}
 	m.hist = o.history
 	if m.hist == nil {
-		if hs, ok := m.store.(HistoryStore); ok {
+		if hs, ok := m.store.(store.HistoryStore); ok {
 			m.hist = hs.History(o.sessionID)
 		}
 	}
 	if m.hist == nil {
-		m.hist = NewChatHistory()
+		m.hist = store.NewChatHistory()
 	}
-	m.inc, _ = m.hist.(IncrementalHistory)
+	m.inc, _ = m.hist.(store.IncrementalHistory)
 	m.sess = compact.NewSession(o.sessionID)
 	switch {
 	case o.pool != nil:
@@ -355,7 +356,7 @@ func (m *Memory) Clear(ctx context.Context) error {
 		st := m.stateLocked()
 		m.mu.Unlock()
 		nv, err := m.store.Save(ctx, st, 0)
-		if errors.Is(err, ErrConflict) {
+		if errors.Is(err, store.ErrConflict) {
 			continue
 		}
 		if err != nil {
@@ -366,7 +367,7 @@ func (m *Memory) Clear(ctx context.Context) error {
 		m.mu.Unlock()
 		return nil
 	}
-	return fmt.Errorf("memory: clear state of session %q: %w", m.o.sessionID, ErrConflict)
+	return fmt.Errorf("memory: clear state of session %q: %w", m.o.sessionID, store.ErrConflict)
 }
 
 // Compact compacts the conversation now, whatever the trigger says (the
@@ -409,14 +410,14 @@ func (m *Memory) Summaries(ctx context.Context) ([]compact.SummaryRecord, error)
 // Records returns the summary chain with its audit data (positions of the
 // originals each record condensed, their SHA-256, the summarized-up-to
 // position), oldest first (a copy).
-func (m *Memory) Records(ctx context.Context) ([]Record, error) {
+func (m *Memory) Records(ctx context.Context) ([]store.Record, error) {
 	ctx = orBackground(ctx)
 	if err := m.syncForRead(ctx); err != nil {
 		return nil, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return cloneRecords(m.chain), nil
+	return store.CloneRecords(m.chain), nil
 }
 
 // Verify checks every record of the summary chain against what the history
@@ -460,7 +461,7 @@ func (m *Memory) Verify(ctx context.Context) error {
 // Contents returns the engine's form of a history's messages, as a Memory
 // gives them to the engine (see the package documentation); nil messages
 // are skipped. compact.MessageIDs(Contents(history)) yields the ids that
-// [Record].OriginalMessageIDs and Summaries use. msgs is not modified.
+// [store.Record].OriginalMessageIDs and Summaries use. msgs is not modified.
 func Contents(msgs []llms.ChatMessage) []llms.MessageContent {
 	m := &Memory{fullCount: map[string]int{}}
 	out := make([]llms.MessageContent, 0, len(msgs))

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/llms"
@@ -135,7 +136,7 @@ func TestStringModeSummaryLine(t *testing.T) {
 // until asked.
 func betweenResetAndTrigger(t *testing.T, opts ...Option) *Memory {
 	t.Helper()
-	h := NewChatHistory()
+	h := store.NewChatHistory()
 	probe := New(testCompactor(t, 128_000), WithChatHistory(h))
 	talk(t, probe, 0, 10)
 	st, err := probe.Stats(context.Background())
@@ -168,11 +169,11 @@ func TestCompactOnDemand(t *testing.T) {
 
 func TestClear(t *testing.T) {
 	ctx := context.Background()
-	store := NewMemoryStore()
-	h := NewChatHistory()
-	m := New(testCompactor(t, 3000), WithStore(store), WithChatHistory(h), WithReturnMessages(true))
+	ms := store.NewMemory()
+	h := store.NewChatHistory()
+	m := New(testCompactor(t, 3000), WithStore(ms), WithChatHistory(h), WithReturnMessages(true))
 	talk(t, m, 0, 20)
-	v1, err := store.Version(ctx, DefaultSessionID)
+	v1, err := ms.Version(ctx, DefaultSessionID)
 	require.NoError(t, err)
 	require.Positive(t, v1)
 
@@ -184,7 +185,7 @@ func TestClear(t *testing.T) {
 	sums, err := m.Summaries(ctx)
 	require.NoError(t, err)
 	assert.Empty(t, sums)
-	st, err := store.Load(ctx, DefaultSessionID)
+	st, err := ms.Load(ctx, DefaultSessionID)
 	require.NoError(t, err)
 	assert.Greater(t, st.Version, v1)
 	assert.Empty(t, st.Chain)
@@ -197,22 +198,22 @@ func TestClear(t *testing.T) {
 func TestRestoreFromStore(t *testing.T) {
 	ctx := context.Background()
 	c := testCompactor(t, 3000)
-	store := NewMemoryStore()
-	h := NewChatHistory()
+	ms := store.NewMemory()
+	h := store.NewChatHistory()
 	ref := New(c, WithReturnMessages(true)) // the same turns, never restarted
-	m1 := New(c, WithStore(store), WithChatHistory(h), WithReturnMessages(true))
+	m1 := New(c, WithStore(ms), WithChatHistory(h), WithReturnMessages(true))
 	talk(t, m1, 0, 25)
 	talk(t, ref, 0, 25)
 	recs1, err := m1.Records(ctx)
 	require.NoError(t, err)
 	require.NoError(t, m1.Close())
-	st, err := store.Load(ctx, DefaultSessionID)
+	st, err := ms.Load(ctx, DefaultSessionID)
 	require.NoError(t, err)
 	require.Positive(t, st.UpTo, "the window moved")
 
 	// A new Memory on the same store and history continues exactly where m1
 	// stopped.
-	m2 := New(c, WithStore(store), WithChatHistory(h), WithReturnMessages(true))
+	m2 := New(c, WithStore(ms), WithChatHistory(h), WithReturnMessages(true))
 	require.Equal(t, loadMessages(t, ref), loadMessages(t, m2))
 	recs2, err := m2.Records(ctx)
 	require.NoError(t, err)
@@ -225,7 +226,7 @@ func TestRestoreFromStore(t *testing.T) {
 	require.NoError(t, m2.Verify(ctx))
 
 	// A stored state that does not match the history is discarded, not trusted.
-	m3 := New(c, WithStore(store), WithChatHistory(NewChatHistory()), WithReturnMessages(true))
+	m3 := New(c, WithStore(ms), WithChatHistory(store.NewChatHistory()), WithReturnMessages(true))
 	assert.Empty(t, loadMessages(t, m3))
 	sums, err := m3.Summaries(ctx)
 	require.NoError(t, err)
@@ -238,10 +239,10 @@ func TestRestoreFromStore(t *testing.T) {
 func TestSharedStoreNoLostWork(t *testing.T) {
 	ctx := context.Background()
 	c := testCompactor(t, 3000)
-	store := NewMemoryStore()
-	h := NewChatHistory()
-	a := New(c, WithStore(store), WithChatHistory(h))
-	b := New(c, WithStore(store), WithChatHistory(h))
+	ms := store.NewMemory()
+	h := store.NewChatHistory()
+	a := New(c, WithStore(ms), WithChatHistory(h))
+	b := New(c, WithStore(ms), WithChatHistory(h))
 	for i := 0; i < 30; i++ {
 		talk(t, []*Memory{a, b}[i%2], i, 1)
 	}
@@ -254,7 +255,7 @@ func TestSharedStoreNoLostWork(t *testing.T) {
 	recsB, err := b.Records(ctx)
 	require.NoError(t, err)
 	require.Equal(t, recsA, recsB, "both see the same chain")
-	st, err := store.Load(ctx, DefaultSessionID)
+	st, err := ms.Load(ctx, DefaultSessionID)
 	require.NoError(t, err)
 	require.Equal(t, recsA, st.Chain)
 	for i := 1; i < len(st.Chain); i++ {
@@ -265,16 +266,16 @@ func TestSharedStoreNoLostWork(t *testing.T) {
 
 // hookStore runs before once, just before the first Save it is given.
 type hookStore struct {
-	*MemoryStore
+	*store.Memory
 	before func()
 }
 
-func (s *hookStore) Save(ctx context.Context, st State, from int) (int64, error) {
+func (s *hookStore) Save(ctx context.Context, st store.State, from int) (int64, error) {
 	if f := s.before; f != nil {
 		s.before = nil
 		f()
 	}
-	return s.MemoryStore.Save(ctx, st, from)
+	return s.Memory.Save(ctx, st, from)
 }
 
 // TestConflictRedone makes another Memory save a compaction while this one
@@ -284,9 +285,9 @@ func (s *hookStore) Save(ctx context.Context, st State, from int) (int64, error)
 func TestConflictRedone(t *testing.T) {
 	ctx := context.Background()
 	a := betweenResetAndTrigger(t)
-	shared := NewMemoryStore()
+	shared := store.NewMemory()
 	a.store = shared
-	hs := &hookStore{MemoryStore: shared}
+	hs := &hookStore{Memory: shared}
 	b := New(a.c, WithChatHistory(a.hist), WithStore(hs))
 	_, err := a.LoadMemoryVariables(ctx, nil)
 	require.NoError(t, err)
@@ -399,7 +400,7 @@ func TestDefensiveHistories(t *testing.T) {
 		assert.Zero(t, h.setCalls, "the Memory never calls SetMessages")
 	})
 	t.Run("history replaced under the chain", func(t *testing.T) {
-		h := NewChatHistory()
+		h := store.NewChatHistory()
 		m := New(testCompactor(t, 3000), WithChatHistory(h), WithReturnMessages(true))
 		talk(t, m, 0, 20)
 		replaced := []llms.ChatMessage{llms.HumanChatMessage{Content: "a new conversation"}, llms.AIChatMessage{Content: "indeed"}}
@@ -415,7 +416,7 @@ func TestDefensiveHistories(t *testing.T) {
 // are returned as the history's own values after a compaction.
 func TestViewKeepsMessageTypes(t *testing.T) {
 	ctx := context.Background()
-	h := NewChatHistory()
+	h := store.NewChatHistory()
 	m := New(testCompactor(t, 3000), WithChatHistory(h), WithReturnMessages(true))
 	talk(t, m, 0, 20)
 	g := llms.GenericChatMessage{Role: "critic", Name: "c", Content: "too long"}
@@ -429,7 +430,7 @@ func TestToolRoundsOption(t *testing.T) {
 	ctx := context.Background()
 	steps := []schema.AgentStep{{Action: schema.AgentAction{Tool: "t", ToolInput: "x"}, Observation: "y"}}
 	for _, on := range []bool{true, false} {
-		h := NewChatHistory()
+		h := store.NewChatHistory()
 		m := New(testCompactor(t, 128_000), WithChatHistory(h), WithToolRounds(on))
 		require.NoError(t, m.SaveContext(ctx, map[string]any{"input": "q"}, map[string]any{"output": "a", "intermediateSteps": steps}))
 		msgs, err := h.Messages(ctx)
@@ -442,7 +443,7 @@ func TestToolRoundsOption(t *testing.T) {
 	}
 	// With an explicit output key the steps are still recorded, and other
 	// outputs do not matter.
-	h := NewChatHistory()
+	h := store.NewChatHistory()
 	m := New(testCompactor(t, 128_000), WithChatHistory(h), WithOutputKey("output"))
 	require.NoError(t, m.SaveContext(ctx, map[string]any{"input": "q"}, map[string]any{"output": "a", "b": "2", "intermediateSteps": steps}))
 	msgs, err := h.Messages(ctx)
@@ -461,15 +462,15 @@ func TestNilCompactorUsesDefaults(t *testing.T) {
 }
 
 // failingStore fails every Save with an I/O error.
-type failingStore struct{ *MemoryStore }
+type failingStore struct{ *store.Memory }
 
 var errDisk = errors.New("disk full")
 
-func (failingStore) Save(context.Context, State, int) (int64, error) { return 0, errDisk }
+func (failingStore) Save(context.Context, store.State, int) (int64, error) { return 0, errDisk }
 
 func TestSaveFailure(t *testing.T) {
 	ctx := context.Background()
-	m := betweenResetAndTrigger(t, WithStore(failingStore{NewMemoryStore()}), WithReturnMessages(true))
+	m := betweenResetAndTrigger(t, WithStore(failingStore{store.NewMemory()}), WithReturnMessages(true))
 	require.ErrorIs(t, m.Compact(ctx), errDisk, "an explicit compaction reports the failed save")
 	view := loadMessages(t, m)
 	require.True(t, strings.HasPrefix(view[0].GetContent(), compact.SummaryPreamble), "the compaction stands")

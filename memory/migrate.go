@@ -6,6 +6,7 @@ import (
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/internal/msg"
+	"github.com/agentcompact/compact/store"
 )
 
 // sessionFrom decodes a compact.Session JSON form into a new Session; an
@@ -41,7 +42,7 @@ func engineFormVersion(js []byte) int {
 // counted within the window); the Memory now gives the engine each
 // message's id in the whole history. The entries must hold at least
 // st.HistoryLen messages (checkStateLocked has checked).
-func (m *Memory) migrateV1Locked(sess *compact.Session, st State) {
+func (m *Memory) migrateV1Locked(sess *compact.Session, st store.State) {
 	rename := make(map[string]string)
 	count := make(map[string]int)
 	add := func(i int) {

@@ -11,7 +11,8 @@ import (
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/memory"
-	"github.com/agentcompact/compact/memory/sqlitestore"
+	"github.com/agentcompact/compact/store"
+	"github.com/agentcompact/compact/store/sqlitestore"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -69,7 +70,7 @@ func TestVersion1StateMigrates(t *testing.T) {
 	render := func(v map[string]any) string {
 		var lines []string
 		for _, cm := range v["history"].([]llms.ChatMessage) {
-			j, err := memory.MarshalMessage(cm)
+			j, err := store.MarshalMessage(cm)
 			require.NoError(t, err)
 			lines = append(lines, string(j))
 		}

@@ -3,6 +3,7 @@ package memory
 import (
 	"log/slog"
 
+	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/schema"
 )
 
@@ -25,7 +26,7 @@ type options struct {
 	outputKey      string
 	humanPrefix    string
 	aiPrefix       string
-	store          Store
+	store          store.Store
 	sessionID      string
 	workers        int
 	pool           *Pool
@@ -51,11 +52,13 @@ type Option func(*options)
 
 // WithChatHistory sets the history that holds the conversation's original
 // messages. Any schema.ChatMessageHistory works; one that implements
-// [IncrementalHistory] (like [ChatHistory] and the SQLite store's history)
-// keeps the per-turn cost independent of the conversation's length. The
-// Memory never stores a summary in it and never calls its SetMessages.
-// Default: the [HistoryStore]'s history when [WithStore] gives one, else a
-// new [ChatHistory]. A nil history means the default.
+// [store.IncrementalHistory] (like [store.ChatHistory] and the stores'
+// histories) keeps the per-turn cost independent of the conversation's
+// length. The Memory never stores a summary in it and never calls its
+// SetMessages.
+// Default: the session's history in the store when [WithStore] gives a
+// [store.HistoryStore] (the default store is one), else a new
+// [store.ChatHistory]. A nil history means the default.
 func WithChatHistory(h schema.ChatMessageHistory) Option {
 	return func(o *options) { o.history = h }
 }
@@ -89,9 +92,9 @@ func WithAIPrefix(prefix string) Option { return func(o *options) { o.aiPrefix =
 
 // WithStore sets where the session's compaction state (summary chain,
 // summarized-up-to position, integrity hashes, trigger state, version) is
-// persisted. Default: a new [MemoryStore] (nothing survives the process).
+// persisted. Default: a new [store.Memory] (nothing survives the process).
 // A nil store means the default.
-func WithStore(s Store) Option { return func(o *options) { o.store = s } }
+func WithStore(s store.Store) Option { return func(o *options) { o.store = s } }
 
 // WithSessionID sets the id of the session in the store. Memories of
 // different conversations sharing a store need different ids; Memories (or

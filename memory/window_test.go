@@ -8,6 +8,7 @@ import (
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/internal/trajectory"
+	"github.com/agentcompact/compact/store"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -85,7 +86,7 @@ func TestWindowMatchesWholeHistory(t *testing.T) {
 			ctx := context.Background()
 			c, err := compact.New(compact.WithContextWindow(tc.window), compact.WithReservedOutput(0))
 			require.NoError(t, err)
-			h := NewChatHistory()
+			h := store.NewChatHistory()
 			m := New(c, WithChatHistory(h), WithReturnMessages(true), WithMinWindow(16))
 			whole := compact.NewSession("whole")
 			var all []llms.ChatMessage

@@ -17,7 +17,7 @@ import (
 
 	"github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/memory"
-	"github.com/agentcompact/compact/memory/sqlitestore"
+	"github.com/agentcompact/compact/store/sqlitestore"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -114,7 +114,7 @@ func crashPoints() int {
 // turn in flight besides (nothing lost, nothing half-written); the summary
 // chain verifies against the history and links parent to child; a new
 // Memory resumes, loads a context within the budget and goes on for more
-// turns. It complements memory/sqlitestore's TestKilledMidCompaction,
+// turns. It complements store/sqlitestore's TestKilledMidCompaction,
 // which stops the child at fixed points; here the points are random and
 // the turns carry tool rounds.
 func TestCrashRandomKill(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/memory"
-	"github.com/agentcompact/compact/memory/sqlitestore"
+	"github.com/agentcompact/compact/store/sqlitestore"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -83,7 +83,7 @@ func FuzzMemoryTurns(f *testing.F) {
 			} else if s, _ := v["history"].(string); !strings.Contains(s, capHead(tr.input)) &&
 				!(flags&1 != 0 && strings.Contains(s, capHead(jsonText(tr.input)))) {
 				// (The SQLite store persists JSON: invalid UTF-8 comes back
-				// as U+FFFD, as memory.MarshalMessage documents.)
+				// as U+FFFD, as store.MarshalMessage documents.)
 				t.Fatalf("turn %d: the buffer lacks the latest input", i)
 			}
 			if err := checkMemory(ctx, c, m, turns[:i+1], msgs); err != nil {

@@ -108,7 +108,7 @@ func checkMemory(ctx context.Context, c *compact.Compactor, m *memory.Memory, tu
 	}
 	for i := range want {
 		// A persisted history (the SQLite store's JSON) returns invalid
-		// UTF-8 as U+FFFD, as memory.MarshalMessage documents; nothing else
+		// UTF-8 as U+FFFD, as store.MarshalMessage documents; nothing else
 		// may differ.
 		if got[i] != want[i] && jsonText(got[i]) != jsonText(want[i]) {
 			return fmt.Errorf("history message %d differs from what was saved: %.80q vs %.80q", i, got[i], want[i])

@@ -14,7 +14,8 @@ import (
 
 	"github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/memory"
-	"github.com/agentcompact/compact/memory/sqlitestore"
+	"github.com/agentcompact/compact/store"
+	"github.com/agentcompact/compact/store/sqlitestore"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -23,7 +24,7 @@ type storeFault int
 
 const (
 	storeOK       storeFault = iota
-	storeConflict            // Save reports a version conflict (memory.ErrConflict) without saving
+	storeConflict            // Save reports a version conflict (store.ErrConflict) without saving
 	storeClosed              // every call fails with "sql: database is closed" for a while
 	storeLocked              // one call fails with "database is locked" (SQLITE_BUSY)
 	numStoreFaults
@@ -37,12 +38,12 @@ var (
 	errLocked   = errors.New("database is locked (5) (SQLITE_BUSY)")
 )
 
-// faultyStore wraps a memory.HistoryStore (the SQLite store) and fails its
+// faultyStore wraps a store.HistoryStore (the SQLite store) and fails its
 // calls at random, before they reach the database (a failed call writes
 // nothing). A "closed" fault fails every call of the store, history
 // included, for the next closedFor calls. Safe for concurrent use.
 type faultyStore struct {
-	next memory.HistoryStore
+	next store.HistoryStore
 	rate float64
 
 	mu        sync.Mutex
@@ -68,7 +69,7 @@ func (s *faultyStore) fault(save bool) error {
 	s.injected[f].Add(1)
 	switch f {
 	case storeConflict:
-		return fmt.Errorf("injected: %w", memory.ErrConflict)
+		return fmt.Errorf("injected: %w", store.ErrConflict)
 	case storeClosed:
 		s.closedFor = 2 + s.r.Intn(4)
 		return errClosedDB
@@ -76,14 +77,14 @@ func (s *faultyStore) fault(save bool) error {
 	return errLocked
 }
 
-func (s *faultyStore) Load(ctx context.Context, id string) (memory.State, error) {
+func (s *faultyStore) Load(ctx context.Context, id string) (store.State, error) {
 	if err := s.fault(false); err != nil {
-		return memory.State{}, err
+		return store.State{}, err
 	}
 	return s.next.Load(ctx, id)
 }
 
-func (s *faultyStore) Save(ctx context.Context, st memory.State, chainFrom int) (int64, error) {
+func (s *faultyStore) Save(ctx context.Context, st store.State, chainFrom int) (int64, error) {
 	if err := s.fault(true); err != nil {
 		return 0, err
 	}
@@ -97,7 +98,7 @@ func (s *faultyStore) Version(ctx context.Context, id string) (int64, error) {
 	return s.next.Version(ctx, id)
 }
 
-func (s *faultyStore) History(id string) memory.IncrementalHistory {
+func (s *faultyStore) History(id string) store.IncrementalHistory {
 	return &faultyHistory{IncrementalHistory: s.next.History(id), s: s}
 }
 
@@ -119,7 +120,7 @@ func (s *faultyStore) total() int64 {
 
 // faultyHistory fails the writes and reads of a history with its store's faults.
 type faultyHistory struct {
-	memory.IncrementalHistory
+	store.IncrementalHistory
 	s *faultyStore
 }
 

@@ -8,7 +8,8 @@ import (
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/memory"
-	"github.com/agentcompact/compact/memory/sqlitestore"
+	"github.com/agentcompact/compact/store"
+	"github.com/agentcompact/compact/store/sqlitestore"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -61,4 +62,40 @@ func ExampleOpen() {
 	// Human: My name is Ada.
 	// AI: Nice to meet you, Ada.
 	// call_1 weather {"city":"London"} call_1
+}
+
+// The originals of compacted messages are kept for recall: by ref, and by a
+// literal, case-insensitive search of their text within one session.
+func ExampleStore_SearchOriginals() {
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "sqlitestore-example")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	s, err := sqlitestore.Open(filepath.Join(dir, "memory.db"))
+	if err != nil {
+		panic(err)
+	}
+	defer s.Close()
+
+	_ = s.PutOriginals(ctx, "user-42", []store.Original{
+		{Ref: "m3f2a9", Role: llms.ChatMessageTypeTool, Name: "read_file", Text: "func helper17(x int) int { return x * 100 }"},
+		{Ref: "m77c01", Role: llms.ChatMessageTypeTool, Name: "grep", Text: "util.go:3: 100% covered"},
+	})
+	for _, q := range []string{"Helper17(", "100%", "_"} {
+		found, _ := s.SearchOriginals(ctx, "user-42", q, 5)
+		fmt.Printf("%q: %d", q, len(found))
+		for _, o := range found {
+			fmt.Print(" ", o.Ref)
+		}
+		fmt.Println()
+	}
+	o, _ := s.Original(ctx, "user-42", "m77c01")
+	fmt.Println(o.Name, o.Text)
+	// Output:
+	// "Helper17(": 1 m3f2a9
+	// "100%": 1 m77c01
+	// "_": 0
+	// grep util.go:3: 100% covered
 }

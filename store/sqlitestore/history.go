@@ -6,57 +6,59 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/agentcompact/compact/memory"
+	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
 )
 
 // History is the message history of one session in a [Store]. Unlike
 // langchaingo's sqlite3 history it keeps every message in full (tool calls
 // with their ids and arguments, tool call ids of results, legacy function
-// calls, names, reasoning content), encoded by memory.MarshalMessage; the
+// calls, names, reasoning content), encoded by store.MarshalMessage; the
 // type and content are also stored in plain columns for inspection. It
-// implements memory.IncrementalHistory and is safe for concurrent use by
-// goroutines and processes.
+// implements store.IncrementalHistory and is safe for concurrent use by
+// goroutines and processes. A session never written is empty, at epoch 1.
 type History struct {
 	s         *Store
 	sessionID string
 }
 
-var _ memory.IncrementalHistory = (*History)(nil)
+var _ store.IncrementalHistory = (*History)(nil)
 
-// History returns the history of a session (memory.HistoryStore).
-func (s *Store) History(sessionID string) memory.IncrementalHistory {
+// History returns the history of a session (store.HistoryStore).
+func (s *Store) History(sessionID string) store.IncrementalHistory {
 	return &History{s: s, sessionID: sessionID}
 }
 
-// MessagesSince implements memory.IncrementalHistory: one statement, so the
+// MessagesSince implements store.IncrementalHistory: one statement, so the
 // messages and the epoch are read from one snapshot.
 func (h *History) MessagesSince(ctx context.Context, from int) ([]llms.ChatMessage, uint64, error) {
 	rows, err := h.s.db.QueryContext(ctx, `SELECT h.epoch, m.body FROM compact_histories h
 		LEFT JOIN compact_messages m ON m.session_id = h.session_id AND m.epoch = h.epoch AND m.pos >= ?
 		WHERE h.session_id = ? ORDER BY m.pos`, max(from, 0), h.sessionID)
 	if err != nil {
-		return nil, 0, fmt.Errorf("sqlitestore: read history of session %q: %w", h.sessionID, err)
+		return nil, 0, fmt.Errorf("sqlitestore: read history of session %q: %w", h.sessionID, withCtx(ctx, err))
 	}
 	defer rows.Close()
-	var epoch uint64
+	// A session with no row was never written: epoch 1, the epoch its first
+	// append creates, so that append does not change the epoch.
+	epoch := uint64(1)
 	var out []llms.ChatMessage
 	for rows.Next() {
 		var body []byte
 		if err := rows.Scan(&epoch, &body); err != nil {
-			return nil, 0, fmt.Errorf("sqlitestore: read history of session %q: %w", h.sessionID, err)
+			return nil, 0, fmt.Errorf("sqlitestore: read history of session %q: %w", h.sessionID, withCtx(ctx, err))
 		}
 		if body == nil {
 			continue // the session has no message at or after from
 		}
-		m, err := memory.UnmarshalMessage(body)
+		m, err := store.UnmarshalMessage(body)
 		if err != nil {
 			return nil, 0, fmt.Errorf("sqlitestore: history of session %q, message %d: %w", h.sessionID, from+len(out), err)
 		}
 		out = append(out, m)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("sqlitestore: read history of session %q: %w", h.sessionID, err)
+		return nil, 0, fmt.Errorf("sqlitestore: read history of session %q: %w", h.sessionID, withCtx(ctx, err))
 	}
 	return out, epoch, nil
 }
@@ -70,22 +72,19 @@ func (h *History) Messages(ctx context.Context) ([]llms.ChatMessage, error) {
 	return msgs, err
 }
 
-// AddMessages implements memory.IncrementalHistory: one transaction.
+// AddMessages implements store.IncrementalHistory: one transaction.
 func (h *History) AddMessages(ctx context.Context, msgs []llms.ChatMessage) error {
-	bodies := make([][]byte, 0, len(msgs))
-	kept := make([]llms.ChatMessage, 0, len(msgs))
-	for _, m := range msgs {
-		b, err := memory.MarshalMessage(m)
-		if err != nil {
-			continue // nil messages are skipped
-		}
-		bodies = append(bodies, b)
-		kept = append(kept, m)
+	kept, bodies, err := encode(msgs)
+	if err == nil {
+		err = ctx.Err()
 	}
-	if len(bodies) == 0 {
+	if err != nil || len(bodies) == 0 {
+		if err != nil {
+			return fmt.Errorf("sqlitestore: append to history of session %q: %w", h.sessionID, err)
+		}
 		return nil
 	}
-	err := h.s.tx(ctx, "history", func(tx *sql.Tx) error {
+	err = h.s.tx(ctx, "history", func(tx *sql.Tx) error {
 		epoch, length, err := h.head(ctx, tx)
 		if err != nil {
 			return err
@@ -100,6 +99,25 @@ func (h *History) AddMessages(ctx context.Context, msgs []llms.ChatMessage) erro
 		return fmt.Errorf("sqlitestore: append to history of session %q: %w", h.sessionID, err)
 	}
 	return nil
+}
+
+// encode returns the messages of msgs that are not nil and their
+// store.MarshalMessage encodings.
+func encode(msgs []llms.ChatMessage) ([]llms.ChatMessage, [][]byte, error) {
+	kept := make([]llms.ChatMessage, 0, len(msgs))
+	bodies := make([][]byte, 0, len(msgs))
+	for i, m := range msgs {
+		if store.IsNilMessage(m) {
+			continue
+		}
+		b, err := store.MarshalMessage(m)
+		if err != nil {
+			return nil, nil, fmt.Errorf("message %d: %w", i, err)
+		}
+		kept = append(kept, m)
+		bodies = append(bodies, b)
+	}
+	return kept, bodies, nil
 }
 
 // head returns the session's epoch and length, creating its row if needed.
@@ -149,15 +167,11 @@ func (h *History) SetMessages(ctx context.Context, msgs []llms.ChatMessage) erro
 }
 
 func (h *History) replace(ctx context.Context, msgs []llms.ChatMessage) error {
-	var bodies [][]byte
-	var kept []llms.ChatMessage
-	for _, m := range msgs {
-		if b, err := memory.MarshalMessage(m); err == nil {
-			bodies = append(bodies, b)
-			kept = append(kept, m)
-		}
+	kept, bodies, err := encode(msgs)
+	if err != nil {
+		return fmt.Errorf("sqlitestore: replace history of session %q: %w", h.sessionID, err)
 	}
-	err := h.s.tx(ctx, "history", func(tx *sql.Tx) error {
+	err = h.s.tx(ctx, "history", func(tx *sql.Tx) error {
 		epoch, _, err := h.head(ctx, tx)
 		if err != nil {
 			return err

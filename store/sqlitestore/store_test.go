@@ -2,17 +2,16 @@ package sqlitestore
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/memory"
-	"github.com/stretchr/testify/assert"
+	"github.com/agentcompact/compact/store"
+	"github.com/agentcompact/compact/store/storetest"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -37,111 +36,23 @@ func TestOpenErrors(t *testing.T) {
 	require.Error(t, err)
 }
 
-func TestStoreCompareAndSwap(t *testing.T) {
-	ctx := context.Background()
-	s, _ := openTemp(t)
-	st, err := s.Load(ctx, "a")
-	require.NoError(t, err)
-	assert.Equal(t, memory.State{SessionID: "a"}, st)
-
-	rec := func(id string) memory.Record {
-		return memory.Record{SummaryRecord: compact.SummaryRecord{ID: id, Summary: "about " + id, KeyPoints: []string{"k"},
-			Timestamp: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC), Mode: compact.ModeRule}, Positions: []int{0, 1}, SHA256: "ab", UpTo: 2}
-	}
-	st.Engine = json.RawMessage(`{"version":1}`)
-	st.Chain = []memory.Record{rec("1")}
-	st.UpTo, st.HistoryLen, st.Kept = 2, 4, []int{0}
-	st.UpdatedAt = time.Date(2025, 1, 2, 3, 4, 5, 6, time.UTC)
-	v, err := s.Save(ctx, st, 0)
-	require.NoError(t, err)
-	assert.Equal(t, int64(1), v)
-
-	_, err = s.Save(ctx, memory.State{SessionID: "a"}, 0)
-	require.ErrorIs(t, err, memory.ErrConflict, "a stale writer changes nothing")
-	got, err := s.Load(ctx, "a")
-	require.NoError(t, err)
-	want := st
-	want.Version = 1
-	assert.Equal(t, want, got)
-
-	st.Version = 1
-	st.Chain = append(st.Chain, rec("2"))
-	_, err = s.Save(ctx, st, 1)
-	require.NoError(t, err)
-	got, err = s.Load(ctx, "a")
-	require.NoError(t, err)
-	require.Len(t, got.Chain, 2)
-	assert.Equal(t, rec("2"), got.Chain[1])
-
-	st.Version = 2
-	_, err = s.Save(ctx, st, 3)
-	require.Error(t, err)
-	st.Chain = nil
-	_, err = s.Save(ctx, st, 0)
-	require.NoError(t, err)
-	got, err = s.Load(ctx, "a")
-	require.NoError(t, err)
-	assert.Empty(t, got.Chain)
-	n, err := s.Version(ctx, "a")
-	require.NoError(t, err)
-	assert.Equal(t, int64(3), n)
-	n, err = s.Version(ctx, "nobody")
-	require.NoError(t, err)
-	assert.Zero(t, n)
+func TestConformance(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) store.Store {
+		s, _ := openTemp(t)
+		return s
+	})
 }
 
-func TestHistoryFullFidelity(t *testing.T) {
-	ctx := context.Background()
-	s, _ := openTemp(t)
-	h := s.History("chat")
-	msgs := []llms.ChatMessage{
-		llms.SystemChatMessage{Content: "rules"},
-		llms.HumanChatMessage{Content: "find the bug"},
-		llms.AIChatMessage{Content: "searching", ReasoningContent: "hmm", ToolCalls: []llms.ToolCall{
-			{ID: "call_1", Type: "function", FunctionCall: &llms.FunctionCall{Name: "grep", Arguments: `{"q":"panic"}`}},
-			{ID: "call_2", Type: "function", FunctionCall: &llms.FunctionCall{Name: "ls", Arguments: `{}`}}}},
-		llms.ToolChatMessage{ID: "call_1", Content: "main.go:12: panic(err)"},
-		llms.ToolChatMessage{ID: "call_2", Content: "main.go"},
-		llms.AIChatMessage{FunctionCall: &llms.FunctionCall{Name: "legacy", Arguments: "{}"}},
-		llms.FunctionChatMessage{Name: "legacy", Content: "ok"},
-		llms.GenericChatMessage{Role: "critic", Name: "c", Content: "fine"},
-	}
-	got, err := h.Messages(ctx)
-	require.NoError(t, err)
-	assert.NotNil(t, got)
-	assert.Empty(t, got)
-	require.NoError(t, h.AddMessages(ctx, append(msgs[:2:2], nil)))
-	require.NoError(t, h.AddMessages(ctx, msgs[2:]))
-	got, err = h.Messages(ctx)
-	require.NoError(t, err)
-	assert.Equal(t, msgs, got)
-	since, e1, err := h.MessagesSince(ctx, 6)
-	require.NoError(t, err)
-	assert.Equal(t, msgs[6:], since)
-	since, e2, err := h.MessagesSince(ctx, 100)
-	require.NoError(t, err)
-	assert.Empty(t, since)
-	assert.Equal(t, e1, e2)
-
-	require.NoError(t, h.AddUserMessage(ctx, "u"))
-	require.NoError(t, h.AddAIMessage(ctx, "a"))
-	got, err = h.Messages(ctx)
-	require.NoError(t, err)
-	assert.Len(t, got, len(msgs)+2)
-	other, err := s.History("other").Messages(ctx)
-	require.NoError(t, err)
-	assert.Empty(t, other, "sessions are separate")
-
-	require.NoError(t, h.SetMessages(ctx, msgs[:1]))
-	got, e3, err := h.MessagesSince(ctx, 0)
-	require.NoError(t, err)
-	assert.Equal(t, msgs[:1], got)
-	assert.NotEqual(t, e1, e3)
-	require.NoError(t, h.Clear(ctx))
-	got, e4, err := h.MessagesSince(ctx, 0)
-	require.NoError(t, err)
-	assert.Empty(t, got)
-	assert.NotEqual(t, e3, e4)
+// TestConformanceSharedFile runs the harness on one database file, each
+// subtest through a new handle, as processes sharing the file would.
+func TestConformanceSharedFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shared.db")
+	storetest.Run(t, func(t *testing.T) store.Store {
+		s, err := Open(path)
+		require.NoError(t, err)
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
 }
 
 // words returns n deterministic words for turn i.

@@ -1,0 +1,33 @@
+// Package store is the contract between the adapters (memory.Memory, the
+// middleware) and the places that keep their sessions: one contract,
+// implemented by every store, checked by the conformance harness
+// store/storetest.
+//
+// It has three parts; a store implements the first and any of the others:
+//
+//   - [Store]: the compaction state of sessions ([State], with the summary
+//     chain and its audit data, one [Record] a link), saved by version
+//     compare-and-swap ([ErrConflict]) and appended to from a chain index,
+//     so a compaction writes only its new records. memory.Memory keeps its
+//     state there, and the middleware its sessions' engine state; they
+//     share one namespace of session ids.
+//   - [HistoryStore]: the full-fidelity message history of each session
+//     ([IncrementalHistory]: read from a position with an epoch, appended
+//     to one turn at a time, atomically). Histories kept as bytes use
+//     [MarshalMessage] and [UnmarshalMessage].
+//   - [OriginalStore]: the originals of what compactions masked, cut or
+//     summarized ([Original]), for the recall tool: by ref ([ErrNotFound]
+//     when absent) and by a literal, case-insensitive search of their text
+//     ([FoldCase]).
+//
+// [Memory] implements all three in the process's memory and is
+// memory.Memory's default; store/sqlitestore implements them in an embedded
+// SQLite file, and store/pgstore will in PostgreSQL.
+//
+// Every interface documents its concurrency and crash semantics in the way
+// database/sql drivers do: implementations are safe for concurrent use,
+// every write is atomic (stored whole or not at all, also when the process
+// is killed during it), every method takes a context and honours its
+// cancellation (an error wrapping the context's error; nothing written),
+// and nothing the caller passes in is retained nor anything returned shared.
+package store
