@@ -59,7 +59,7 @@ func TestOmittedWindowMatchesWholeHistory(t *testing.T) {
 				msgs := loadTestTrajectory(t, name)
 				c, err := New(WithContextWindow(window), WithReservedOutput(500))
 				require.NoError(t, err)
-				whole, part := NewSession("whole"), NewSession("window")
+				whole, part := NewSession("conv"), NewSession("conv") // one session id: the same refs
 				wc := &windowCaller{}
 				compactions := 0
 				for i := 1; i <= len(msgs); i++ {

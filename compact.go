@@ -103,6 +103,7 @@ func (c *Compactor) load(s *Session, in []llms.MessageContent, co callOptions) (
 	msgs, src, repairs := repair(in)
 	ids, inTok := c.prepare(&s.memo, msgs, src, co.ids)
 	w := c.newWork(msgs, src, len(in), ids, inTok)
+	w.sid = s.st.ID
 	inputTokens := w.base
 	for _, t := range inTok {
 		inputTokens += t

@@ -9,8 +9,9 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-// CutMarker is the visible marker stage 3 puts where it cut a message.
-const CutMarker = "\n[… compact: %d bytes cut …]\n"
+// CutMarker is the visible marker stage 3 puts where it cut a message: the
+// bytes cut and the ref of the original (see [Ref]).
+const CutMarker = "\n[… compact: %d bytes cut, " + RefPrefix + "%s …]\n"
 
 // CutArgumentsKey is the one key of the JSON object that replaces tool call
 // arguments cut by stage 3: {"compact_cut_arguments": "<head>[… cut …]<tail>"}.
@@ -74,7 +75,7 @@ func (w *work) cut(ns *sessionState, limit int) (int, bool) {
 			n++
 		}
 		ns.setCut(id, c)
-		w.view[best] = c.apply(uncut)
+		w.view[best] = c.apply(uncut, w.ref(best))
 		w.tokens[best] = w.c.counter.CountMessage(w.view[best])
 		w.cutm[best] = true
 	}
@@ -137,25 +138,25 @@ func largestText(m llms.MessageContent) (int, string, bool) {
 }
 
 // apply keeps the head and tail bytes of the cut part of m (snapped to
-// UTF-8 boundaries) around a visible marker. Tool call arguments are cut the
+// UTF-8 boundaries) around a visible marker naming ref. Tool call arguments are cut the
 // same way and re-encoded as a JSON object with the single key
 // CutArgumentsKey, so that they stay valid JSON. Out-of-range values (a
 // corrupted persisted state) leave m unchanged.
-func (c cutSpan) apply(m llms.MessageContent) llms.MessageContent {
+func (c cutSpan) apply(m llms.MessageContent, ref string) llms.MessageContent {
 	if c.Part < 0 || c.Part >= len(m.Parts) || c.Head < 0 || c.Tail < 0 {
 		return m
 	}
 	out := msg.Clone(m)
 	switch p := out.Parts[c.Part].(type) {
 	case llms.TextContent:
-		p.Text = c.text(p.Text)
+		p.Text = c.text(p.Text, ref)
 		out.Parts[c.Part] = p
 	case llms.ToolCallResponse:
-		p.Content = c.text(p.Content)
+		p.Content = c.text(p.Content, ref)
 		out.Parts[c.Part] = p
 	case llms.ToolCall:
 		if p.FunctionCall != nil {
-			if t := c.text(p.FunctionCall.Arguments); t != p.FunctionCall.Arguments {
+			if t := c.text(p.FunctionCall.Arguments, ref); t != p.FunctionCall.Arguments {
 				b, _ := json.Marshal(map[string]string{CutArgumentsKey: t})
 				fc := *p.FunctionCall
 				fc.Arguments = string(b)
@@ -169,7 +170,7 @@ func (c cutSpan) apply(m llms.MessageContent) llms.MessageContent {
 
 // text returns t cut to its head and tail around the marker, or t when it
 // is not longer than what the cut keeps.
-func (c cutSpan) text(t string) string {
+func (c cutSpan) text(t, ref string) string {
 	h, tl := c.Head, c.Tail
 	if h+tl >= len(t) {
 		return t
@@ -181,5 +182,5 @@ func (c cutSpan) text(t string) string {
 	for ts < len(t) && !utf8.RuneStart(t[ts]) {
 		ts++
 	}
-	return t[:h] + fmt.Sprintf(CutMarker, ts-h) + t[ts:]
+	return t[:h] + fmt.Sprintf(CutMarker, ts-h, ref) + t[ts:]
 }

@@ -77,7 +77,7 @@ func ExampleWithObserver() {
 		llms.TextParts(llms.ChatMessageTypeHuman, strings.Repeat("a long question ", 600)),
 	}
 	_, _ = c.Compact(context.Background(), compact.NewSession(""), msgs)
-	// Output: emergency compaction: 1816 -> 1495 tokens (budget 1500)
+	// Output: emergency compaction: 1816 -> 1483 tokens (budget 1500)
 }
 
 // A caller that keeps its own history names its messages and leaves out

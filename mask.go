@@ -20,7 +20,7 @@ func (w *work) mask(ns *sessionState, tailStart int) int {
 		if _, done := ns.Masked[w.ids[i]]; done {
 			continue
 		}
-		masks, failed, changed := w.maskParts(m)
+		masks, failed, changed := w.maskParts(m, w.ref(i))
 		w.failed[i] = w.failed[i] || failed // an error round keeps its priority, masked or not
 		if !changed {
 			continue
@@ -38,10 +38,11 @@ func (w *work) mask(ns *sessionState, tailStart int) int {
 	return n
 }
 
-// maskParts returns the fact line of each tool result of m that is shorter
-// than the output it replaces ("" = part unchanged), whether any result's
-// extraction reported an error, and whether any part changed.
-func (w *work) maskParts(m llms.MessageContent) (masks []string, failed, changed bool) {
+// maskParts returns the fact line of each tool result of m, followed by
+// the message's ref, when that is shorter than the output it replaces (""
+// = part unchanged), whether any result's extraction reported an error, and
+// whether any part changed.
+func (w *work) maskParts(m llms.MessageContent, ref string) (masks []string, failed, changed bool) {
 	masks = make([]string, len(m.Parts))
 	for k, p := range m.Parts {
 		r, ok := p.(llms.ToolCallResponse)
@@ -64,7 +65,7 @@ func (w *work) maskParts(m llms.MessageContent) (masks []string, failed, changed
 		}
 		// Parts are compared by bytes, the message by tokens (the
 		// original's count is cached; the output is not tokenized again).
-		if f := extractors.Format(sum); len(f) < len(r.Content) {
+		if f := withRef(extractors.Format(sum), ref); len(f) < len(r.Content) {
 			masks[k], changed = f, true
 		}
 	}

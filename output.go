@@ -58,6 +58,19 @@ func (w *work) output() output {
 	return out
 }
 
+// refs returns the ref of each of the caller's input messages that the
+// view does not show verbatim (masked, cut or summarized), "" for the
+// others. An input message split by repair has the ref of its first part.
+func (w *work) refs(states []MessageState) []string {
+	refs := make([]string, w.nIn)
+	for i, s := range w.src {
+		if s >= 0 && states[s] != StateKept && refs[s] == "" {
+			refs[s] = w.ref(i)
+		}
+	}
+	return refs
+}
+
 // states returns what the view does with each of the caller's input
 // messages. An input message split by repair is summarized only when every
 // part of it is: otherwise it is (partly) in the output.
@@ -96,6 +109,7 @@ func (w *work) result(st *sessionState, tokens, inputTokens, bud int, repairs []
 }
 
 func (w *work) resultFrom(out output, st *sessionState, tokens, inputTokens, bud int, repairs []string) *Result {
-	return &Result{Messages: out.msgs, Origin: out.origin, States: w.states(), Tokens: tokens,
+	states := w.states()
+	return &Result{Messages: out.msgs, Origin: out.origin, States: states, Refs: w.refs(states), Tokens: tokens,
 		InputTokens: inputTokens, Budget: bud, Repairs: repairs, Summary: st.latest()}
 }

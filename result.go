@@ -16,6 +16,12 @@ type Result struct {
 	// States gives, for each message of the input (index for index), what
 	// the output did with it.
 	States []MessageState
+	// Refs gives, for each message of the input, the ref id of the
+	// original (see [Ref]) when the output does not show it verbatim
+	// (masked, cut or summarized), "" otherwise. The masked and cut
+	// messages show it ("ref:" + id); an adapter keeps these originals
+	// where its recall tool finds them.
+	Refs []string
 	// Compacted reports whether a compaction ran in this call.
 	Compacted bool
 	// Restarted reports that the session's summary covered none of the

@@ -87,6 +87,6 @@ func (c *Compactor) summarize(ctx context.Context, w *work, prev *SummaryRecord,
 	}
 	rec.Timestamp = time.Now().UTC()
 	rec.OriginalMessageIDs = req.MessageIDs
-	rec.TokenEstimate = c.counter.Count(SummaryPreamble + rec.Summary)
+	rec.TokenEstimate = c.counter.Count(SummaryPreamble + rec.Summary + RecallHint)
 	return rec, calls, reports, err
 }

@@ -10,6 +10,7 @@ import (
 // work is the state of one Compact call over the repaired input.
 type work struct {
 	c       *Compactor
+	sid     string                // the session's id (refs)
 	msgs    []llms.MessageContent // repaired input
 	src     []int                 // per index: the caller's input index, -1 if synthetic
 	nIn     int                   // length of the caller's input
@@ -140,7 +141,7 @@ func (w *work) applyMasksAndCuts(st *sessionState) {
 			w.masked[i], w.failed[i] = true, st.Failed[id]
 		}
 		if cut, ok := st.Cut[id]; ok {
-			w.view[i], changed = cut.apply(w.view[i]), true
+			w.view[i], changed = cut.apply(w.view[i], w.ref(i)), true
 			w.cutm[i] = true
 		}
 		if changed {
@@ -159,8 +160,11 @@ func (w *work) anyIn(set map[string]struct{}) bool {
 	return false
 }
 
+// ref returns the ref of message i.
+func (w *work) ref(i int) string { return Ref(w.sid, w.ids[i]) }
+
 func (w *work) setSummary(r SummaryRecord) {
-	m := llms.MessageContent{Role: llms.ChatMessageTypeHuman, Parts: []llms.ContentPart{llms.TextPart(SummaryPreamble + r.Summary)}}
+	m := llms.MessageContent{Role: llms.ChatMessageTypeHuman, Parts: []llms.ContentPart{llms.TextPart(SummaryPreamble + r.Summary + RecallHint)}}
 	w.summary = &m
 	w.sumTok = w.c.counter.CountMessage(m)
 }
