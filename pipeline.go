@@ -454,7 +454,7 @@ func (w *work) mask(ns *sessionState, tailStart int) int {
 			if call.ID == "" {
 				call.ID = r.ToolCallID
 			}
-			if w.c.registry.Keep(call.Name) {
+			if w.c.registry.Verbatim(call.Name) {
 				continue
 			}
 			sum := w.c.registry.Extract(call, r.Content)

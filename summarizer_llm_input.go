@@ -32,7 +32,7 @@ func (s *LLMSummarizer) buildInput(req SummarizeRequest, count func(string) int)
 	calls := extractors.CallsByID(req.Messages)
 	condense := func(r llms.ToolCallResponse) string {
 		call := extractors.ResolveCall(r, calls)
-		if reg.Keep(call.Name) {
+		if reg.Verbatim(call.Name) {
 			return r.Content
 		}
 		return extractors.Format(reg.Extract(call, r.Content))
