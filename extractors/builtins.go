@@ -91,20 +91,6 @@ func BuiltinFamilies() []string {
 	return []string{"shell", "read", "search", "write", "git", "http", "json", "sql"}
 }
 
-// redacting wraps an extractor so that its facts and metadata are redacted.
-func redacting(f Func) Extractor {
-	return Func(func(call Call, output string) ToolSummary {
-		s := f(call, output)
-		for i, k := range s.KeyFacts {
-			s.KeyFacts[i] = Redact(k)
-		}
-		for k, v := range s.Metadata {
-			s.Metadata[k] = Redact(v)
-		}
-		return s
-	})
-}
-
 // registerBuiltins registers the built-in extractors on r.
 func registerBuiltins(r *Registry) {
 	for _, fam := range BuiltinFamilies() {

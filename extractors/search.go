@@ -248,13 +248,6 @@ func topFiles(order []string, counts map[string]int, n int, withCounts bool) str
 	return out
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // searchExtract is the extractor of search tools (grep, rg, search_dir,
 // search_file, find_file, find, glob, ls, ...). It reads the pattern and
 // directory from the arguments and counts matches and files in the output.

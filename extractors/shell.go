@@ -259,53 +259,6 @@ func containsPrefix(facts []string, p string) bool {
 	return false
 }
 
-// dedupeStrings removes repeats, keeping the first; it returns a new slice.
-func dedupeStrings(in []string) []string {
-	seen := make(map[string]bool, len(in))
-	out := make([]string, 0, len(in))
-	for _, s := range in {
-		if s == "" || seen[s] {
-			continue
-		}
-		seen[s] = true
-		out = append(out, s)
-	}
-	return out
-}
-
-// writeFacts renders shell writes; plain ones of the same kind (removed,
-// created, ...) are grouped: "Removed: a.py, b.py".
-func writeFacts(writes []shellWrite) []string {
-	const maxWrites = 64
-	if len(writes) > maxWrites {
-		writes = writes[:maxWrites]
-	}
-	var out []string
-	groups := map[string]int{} // how -> index in out
-	var members [][]string
-	for _, w := range writes {
-		plain := w.lines < 0 && w.detail == "" && (w.how == "removed" || w.how == "created")
-		if !plain {
-			out = append(out, w.fact())
-			members = append(members, nil)
-			continue
-		}
-		if i, ok := groups[w.how]; ok {
-			members[i] = append(members[i], w.path)
-			continue
-		}
-		groups[w.how] = len(out)
-		out = append(out, capitalize(w.how))
-		members = append(members, []string{w.path})
-	}
-	for i, m := range members {
-		if m != nil {
-			out[i] += ": " + strings.Join(m, ", ")
-		}
-	}
-	return out
-}
-
 // commandSummary is the command as kept in metadata (and in the digest):
 // the first line when the command is one line, else the pipelines' text
 // joined with " && ", at most 300 bytes.

@@ -1,0 +1,300 @@
+package extractors
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// langByExt maps file extensions to language names.
+var langByExt = map[string]string{
+	".go": "go", ".py": "python", ".pyi": "python", ".js": "javascript", ".mjs": "javascript",
+	".cjs": "javascript", ".jsx": "javascript", ".ts": "typescript", ".tsx": "typescript",
+	".mts": "typescript", ".rb": "ruby", ".rs": "rust", ".java": "java", ".kt": "kotlin",
+	".c": "c", ".h": "c", ".cc": "c++", ".cpp": "c++", ".cxx": "c++", ".hpp": "c++",
+	".cs": "c#", ".php": "php", ".swift": "swift", ".scala": "scala", ".sh": "shell",
+	".bash": "shell", ".zsh": "shell", ".md": "markdown", ".rst": "rst", ".txt": "text",
+	".json": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".ini": "ini",
+	".cfg": "ini", ".html": "html", ".htm": "html", ".css": "css", ".sql": "sql",
+	".xml": "xml", ".csv": "csv", ".lua": "lua", ".r": "r", ".jl": "julia", ".tex": "tex",
+	".proto": "protobuf", ".mod": "go.mod", ".lock": "lock", ".env": "env", ".pyx": "cython",
+}
+
+// languageOf returns the language of a file by its name, "" when unknown.
+func languageOf(p string) string {
+	base := path.Base(p)
+	switch base {
+	case "Makefile", "makefile", "GNUmakefile":
+		return "make"
+	case "Dockerfile":
+		return "dockerfile"
+	case "go.mod":
+		return "go.mod"
+	}
+	return langByExt[strings.ToLower(path.Ext(base))]
+}
+
+var (
+	goDefRe = regexp.MustCompile(`^(?:func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)|type\s+([A-Za-z_]\w*)|(?:var|const)\s+([A-Za-z_]\w*))`)
+	jsDefRe = regexp.MustCompile(`^(\s*)(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\*?\s+([A-Za-z_$][\w$]*)|class\s+([A-Za-z_$][\w$]*)|(?:interface|enum|type)\s+([A-Za-z_$][\w$]*)|(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=)`)
+	// cDefRe matches C-like function definitions (also decompiler output).
+	cDefRe    = regexp.MustCompile(`^[A-Za-z_][\w\s\*<>:,]*?[\s\*]([A-Za-z_][\w:]*)\s*\([^;]*\)\s*\{?\s*$`)
+	rustRe    = regexp.MustCompile(`^(\s*)(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:fn|struct|enum|trait|mod|impl)\s+([A-Za-z_]\w*)`)
+	javaRe    = regexp.MustCompile(`^(\s*)(?:(?:public|private|protected|static|final|abstract|sealed|data|open|internal)\s+)*(?:class|interface|enum|record|object)\s+([A-Za-z_]\w*)`)
+	sweHead   = regexp.MustCompile(`^\[File: ([^\]]+?) \((\d+) lines total\)\]`)
+	moreAbove = regexp.MustCompile(`^\((\d+) more lines above\)`)
+)
+
+// maxDefines bounds the definitions listed in a fact.
+const maxDefines = 8
+
+// fileFacts are what a file's content tells.
+type fileFacts struct {
+	path       string
+	lang       string
+	lines      int // lines shown
+	first      int // first line number shown (0: unknown)
+	last       int
+	total      int // total lines of the file when the tool says (SWE-agent)
+	defines    []string
+	moreDefs   int
+	imports    int
+	hasContent bool
+}
+
+// analyzeFile reads a file's content as printed by a tool (possibly with
+// line numbers) in one pass.
+func analyzeFile(p, content string) fileFacts {
+	f := fileFacts{path: p, lang: languageOf(p)}
+	if h := firstLine(content); h != "" {
+		if m := sweHead.FindStringSubmatch(h); m != nil {
+			if f.path == "" {
+				f.path = m[1]
+			}
+			f.total, _ = strconv.Atoi(m[2])
+			if f.lang == "" {
+				f.lang = languageOf(m[1])
+			}
+		}
+	}
+	if f.lang == "" {
+		f.lang = sniffLanguage(content)
+	}
+	topDefs, innerDefs := []string{}, []string{}
+	seen := map[string]bool{}
+	addDef := func(name string, top bool) {
+		if name == "" || seen[name] {
+			return
+		}
+		seen[name] = true
+		if top {
+			topDefs = append(topDefs, name)
+		} else {
+			innerDefs = append(innerDefs, name)
+		}
+	}
+	inGoImport := false
+	numbered := -1 // -1 unknown, 0 none, 1 nl, 2 swe
+	eachLine(content, func(i int, line string) bool {
+		if len(line) > 4096 {
+			line = line[:4096]
+		}
+		line = strings.TrimRight(line, "\r")
+		if i == 0 && sweHead.MatchString(line) {
+			return true
+		}
+		if strings.HasPrefix(line, "(") && moreAbove.MatchString(line) {
+			return true
+		}
+		code := line
+		if numbered != 0 {
+			n, rest, style := lineNumber(line)
+			switch {
+			case style != 0 && (numbered == -1 || numbered == style):
+				code = rest
+				numbered = style
+				if f.first == 0 {
+					f.first = n
+				}
+				f.last = n
+			case numbered == -1 && strings.TrimSpace(line) != "":
+				numbered = 0
+			}
+		}
+		f.lines++
+		if strings.TrimSpace(code) != "" {
+			f.hasContent = true
+		}
+		t := strings.TrimLeft(code, " \t")
+		if t == "" {
+			return true
+		}
+		switch f.lang {
+		case "python", "cython":
+			if name := pyDefName(t); name != "" {
+				addDef(name, code == t)
+			} else if code == t && (strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "from ")) {
+				f.imports++
+			}
+		case "go":
+			if inGoImport {
+				if strings.HasPrefix(t, ")") {
+					inGoImport = false
+				} else if strings.Contains(t, `"`) {
+					f.imports++
+				}
+				return true
+			}
+			if code == t {
+				if strings.HasPrefix(t, "import (") {
+					inGoImport = true
+				} else if strings.HasPrefix(t, "import ") {
+					f.imports++
+				} else if strings.HasPrefix(t, "func ") || strings.HasPrefix(t, "type ") || strings.HasPrefix(t, "var ") || strings.HasPrefix(t, "const ") {
+					if m := goDefRe.FindStringSubmatch(t); m != nil {
+						addDef(m[1]+m[2]+m[3], true)
+					}
+				}
+			}
+		case "javascript", "typescript":
+			if code == t && strings.HasPrefix(t, "import ") || strings.Contains(t, "require(") && (strings.HasPrefix(t, "const ") || strings.HasPrefix(t, "var ") || strings.HasPrefix(t, "let ")) {
+				f.imports++
+			}
+			if m := jsDefRe.FindStringSubmatch(code); m != nil && !strings.Contains(t, "require(") {
+				addDef(m[2]+m[3]+m[4]+m[5], m[1] == "")
+			}
+		case "rust":
+			if strings.HasPrefix(t, "use ") && code == t {
+				f.imports++
+			} else if m := rustRe.FindStringSubmatch(code); m != nil {
+				addDef(m[2], m[1] == "")
+			}
+		case "java", "kotlin", "scala", "c#":
+			if code == t && (strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "using ")) {
+				f.imports++
+			} else if m := javaRe.FindStringSubmatch(code); m != nil {
+				addDef(m[2], m[1] == "")
+			}
+		case "c", "c++":
+			if strings.HasPrefix(t, "#include") {
+				f.imports++
+			} else if code == t && strings.Contains(t, "(") && !strings.HasSuffix(t, ";") {
+				if m := cDefRe.FindStringSubmatch(t); m != nil && !cKeyword[m[1]] {
+					addDef(m[1], true)
+				}
+			}
+		}
+		return true
+	})
+	defs := append(topDefs, innerDefs...)
+	if len(defs) > maxDefines {
+		f.moreDefs = len(defs) - maxDefines
+		defs = defs[:maxDefines]
+	}
+	if len(defs) > 0 {
+		f.defines = defs
+	}
+	return f
+}
+
+var cKeyword = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "return": true, "sizeof": true, "do": true, "else": true}
+
+// sniffLanguage guesses a language from content when the path says nothing.
+func sniffLanguage(content string) string {
+	head := content
+	if len(head) > 4096 {
+		head = head[:4096]
+	}
+	switch {
+	case strings.Contains(head, "\npackage ") || strings.HasPrefix(head, "package ") && strings.Contains(head, "func "):
+		return "go"
+	case strings.Contains(head, "def ") || strings.Contains(head, "\nimport ") || strings.HasPrefix(head, "import ") || strings.Contains(head, "\nfrom ") || strings.HasPrefix(head, "from "):
+		return "python"
+	case strings.Contains(head, "function ") || strings.Contains(head, "=> {") || strings.Contains(head, "require("):
+		return "javascript"
+	case strings.Contains(head, "#include") || strings.Contains(head, "void ") || strings.Contains(head, "undefined8 "):
+		return "c"
+	}
+	return ""
+}
+
+// facts renders the file facts: File, Lines, Type, Defines, Imports.
+func (f fileFacts) facts() []string {
+	var out []string
+	if f.path != "" {
+		out = append(out, "File: "+f.path)
+	}
+	switch {
+	case f.first > 0 && f.last >= f.first:
+		l := fmt.Sprintf("Lines: %d-%d", f.first, f.last)
+		if f.total > 0 {
+			l += fmt.Sprintf(" of %d", f.total)
+		}
+		out = append(out, l)
+	case f.total > 0:
+		out = append(out, fmt.Sprintf("Lines: %d", f.total))
+	default:
+		out = append(out, fmt.Sprintf("Lines: %d", f.lines))
+	}
+	if f.lang != "" {
+		out = append(out, "Type: "+f.lang)
+	}
+	if len(f.defines) > 0 {
+		d := "Defines: " + strings.Join(f.defines, ", ")
+		if f.moreDefs > 0 {
+			d += fmt.Sprintf(", +%d more", f.moreDefs)
+		}
+		out = append(out, d)
+	}
+	if f.imports > 0 {
+		out = append(out, fmt.Sprintf("Imports: %d", f.imports))
+	}
+	return out
+}
+
+// lineNumber parses a line number prefix: style 1 is nl -ba / cat -n
+// ("   12\tcode"), style 2 is SWE-agent's ("12:code"); 0 when none.
+func lineNumber(line string) (n int, rest string, style int) {
+	i := 0
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	lead := i
+	j := i
+	for j < len(line) && line[j] >= '0' && line[j] <= '9' && j-i < 9 {
+		n = n*10 + int(line[j]-'0')
+		j++
+	}
+	if j == i || j >= len(line) {
+		return 0, line, 0
+	}
+	switch {
+	case line[j] == '\t':
+		return n, line[j+1:], 1
+	case line[j] == ':' && lead == 0:
+		return n, line[j+1:], 2
+	}
+	return 0, line, 0
+}
+
+// pyDefName returns the name a Python def/class line (indentation removed)
+// defines, or "".
+func pyDefName(t string) string {
+	t = strings.TrimPrefix(t, "async ")
+	switch {
+	case strings.HasPrefix(t, "def "):
+		t = t[4:]
+	case strings.HasPrefix(t, "class "):
+		t = t[6:]
+	default:
+		return ""
+	}
+	t = strings.TrimLeft(t, " ")
+	n := 0
+	for n < len(t) && (t[n] == '_' || t[n] >= 'a' && t[n] <= 'z' || t[n] >= 'A' && t[n] <= 'Z' || n > 0 && t[n] >= '0' && t[n] <= '9') {
+		n++
+	}
+	return t[:n]
+}
