@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentcompact/compact/budget"
+	"github.com/agentcompact/compact/internal/shellwords"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -40,13 +41,13 @@ func namedPaths(c Call) []string {
 	if normName(c.Name) != "bash" {
 		return out
 	}
-	for _, sc := range parseShell(a.str("command")) {
-		if len(sc.args) == 0 {
+	for _, sc := range shellwords.Parse(a.str("command")) {
+		if len(sc.Args) == 0 {
 			continue
 		}
-		name := sc.name()
+		name := sc.Name()
 		skipped := !patternFirst[name]
-		for _, w := range sc.args[1:] {
+		for _, w := range sc.Args[1:] {
 			if strings.HasPrefix(w, "-") {
 				continue
 			}
@@ -58,9 +59,9 @@ func namedPaths(c Call) []string {
 				out = append(out, w)
 			}
 		}
-		for _, r := range sc.redirects {
-			if r.op != "<<" && isMeasurePath(r.target) && r.target != "/dev/null" {
-				out = append(out, r.target)
+		for _, r := range sc.Redirections {
+			if r.Op != "<<" && isMeasurePath(r.Target) && r.Target != "/dev/null" {
+				out = append(out, r.Target)
 			}
 		}
 	}

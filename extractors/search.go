@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/agentcompact/compact/internal/shellwords"
 )
 
 // searchOpts describes a search command as far as it is known.
@@ -270,11 +272,11 @@ func searchExtract(call Call, output string) ToolSummary {
 	}
 	if cmd := a.str("command"); cmd != "" && a.str(patternKeys...) == "" {
 		// SWE-agent "search_dir term [dir]" / "find_file name [dir]".
-		w := parseShell(cmd)
-		if len(w) > 0 && len(w[0].args) >= 2 {
-			o.pattern = w[0].args[1]
-			if len(w[0].args) >= 3 {
-				o.paths = []string{w[0].args[2]}
+		w := shellwords.Parse(cmd)
+		if len(w) > 0 && len(w[0].Args) >= 2 {
+			o.pattern = w[0].Args[1]
+			if len(w[0].Args) >= 3 {
+				o.paths = []string{w[0].Args[2]}
 			}
 		}
 	}

@@ -3,6 +3,8 @@ package extractors
 import (
 	"regexp"
 	"strings"
+
+	"github.com/agentcompact/compact/internal/shellwords"
 )
 
 // sedRangeRe matches the print command of "sed -n 'a,bp'".
@@ -120,17 +122,17 @@ func headRange(args []string, head bool) string {
 }
 
 // grepOpts reads a grep/rg command line.
-func grepOpts(c simpleCmd) searchOpts {
-	o := searchOpts{tool: c.name()}
+func grepOpts(c shellwords.Command) searchOpts {
+	o := searchOpts{tool: c.Name()}
 	recursive := o.tool == "rg" || o.tool == "ag" || o.tool == "ack"
 	noName := false
 	var rest []string
-	for k := 1; k < len(c.args); k++ {
-		a := c.args[k]
+	for k := 1; k < len(c.Args); k++ {
+		a := c.Args[k]
 		switch {
 		case a == "-e" || a == "--regexp":
-			if k+1 < len(c.args) {
-				o.pattern = c.args[k+1]
+			if k+1 < len(c.Args) {
+				o.pattern = c.Args[k+1]
 				k++
 			}
 		case a == "--include" || a == "--exclude" || a == "-A" || a == "-B" || a == "-C" || a == "-m" || a == "--max-count" || a == "-g" || a == "--glob" || a == "-t" || a == "--type" || a == "-f":
@@ -187,32 +189,32 @@ func grepOpts(c simpleCmd) searchOpts {
 }
 
 // findOpts reads a find command line.
-func findOpts(c simpleCmd) searchOpts {
-	o := searchOpts{tool: c.name(), filesOnly: true}
-	for k := 1; k < len(c.args); k++ {
-		a := c.args[k]
+func findOpts(c shellwords.Command) searchOpts {
+	o := searchOpts{tool: c.Name(), filesOnly: true}
+	for k := 1; k < len(c.Args); k++ {
+		a := c.Args[k]
 		if strings.HasPrefix(a, "-") {
 			switch a {
 			case "-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-wholename":
-				if k+1 < len(c.args) {
+				if k+1 < len(c.Args) {
 					if o.pattern != "" {
 						o.pattern += " "
 					}
-					o.pattern += c.args[k+1]
+					o.pattern += c.Args[k+1]
 					k++
 				}
 			case "-type", "-maxdepth", "-mindepth", "-newer", "-size", "-mtime", "-user", "-perm", "-exec", "-execdir":
 				if a == "-exec" || a == "-execdir" {
-					k = len(c.args)
+					k = len(c.Args)
 				} else {
 					k++
 				}
 			}
 			continue
 		}
-		if o.pattern == "" && len(o.paths) < 4 && c.name() == "find" {
+		if o.pattern == "" && len(o.paths) < 4 && c.Name() == "find" {
 			o.paths = append(o.paths, a)
-		} else if c.name() != "find" && o.pattern == "" {
+		} else if c.Name() != "find" && o.pattern == "" {
 			o.pattern = a
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/agentcompact/compact/internal/shellwords"
 )
 
 // opKind classifies one pipeline of a shell command.
@@ -51,12 +53,12 @@ var testRunners = map[string]bool{
 
 // planShell parses a command line into the operations of its pipelines.
 func planShell(cmdline string) shellPlan {
-	cmds := parseShell(cmdline)
+	cmds := shellwords.Parse(cmdline)
 	var p shellPlan
 	p.display = displayCommand(cmdline)
 	for i := 0; i < len(cmds); {
 		j := i + 1
-		for j < len(cmds) && cmds[j].sep == "|" {
+		for j < len(cmds) && cmds[j].Sep == "|" {
 			j++
 		}
 		op := classifyPipeline(cmds[i:j])
@@ -90,24 +92,24 @@ func displayCommand(cmdline string) string {
 }
 
 // classifyPipeline classifies one pipeline (commands joined by |).
-func classifyPipeline(cmds []simpleCmd) shellOp {
+func classifyPipeline(cmds []shellwords.Command) shellOp {
 	c := cmds[0]
-	name := c.name()
+	name := c.Name()
 	op := shellOp{}
 	// Output redirected to a file: the pipeline writes that file.
 	last := cmds[len(cmds)-1]
-	if f, appendMode := last.outFile(); f != "" {
+	if f, appendMode := last.OutFile(); f != "" {
 		how := "wrote"
 		if appendMode {
 			how = "appended"
 		}
 		lines := -1
-		if c.hasHere && (name == "cat" || name == "tee") {
-			lines = lineCount(c.heredoc)
+		if c.HasHereDoc && (name == "cat" || name == "tee") {
+			lines = lineCount(c.HereDoc)
 		} else if name == "echo" || name == "printf" {
 			lines = 1
-			if len(c.args) > 1 {
-				lines = strings.Count(strings.Join(c.args[1:], " "), "\n") + 1
+			if len(c.Args) > 1 {
+				lines = strings.Count(strings.Join(c.Args[1:], " "), "\n") + 1
 			}
 		}
 		op.writes = append(op.writes, shellWrite{path: f, how: how, lines: lines})
@@ -117,11 +119,11 @@ func classifyPipeline(cmds []simpleCmd) shellOp {
 		}
 	}
 	for _, x := range cmds {
-		if x.name() == "tee" {
-			for _, f := range fileArgs(x.args, 1) {
+		if x.Name() == "tee" {
+			for _, f := range fileArgs(x.Args, 1) {
 				lines := -1
-				if x.hasHere {
-					lines = lineCount(x.heredoc)
+				if x.HasHereDoc {
+					lines = lineCount(x.HereDoc)
 				}
 				op.writes = append(op.writes, shellWrite{path: f, how: "wrote", lines: lines})
 			}
@@ -129,27 +131,27 @@ func classifyPipeline(cmds []simpleCmd) shellOp {
 	}
 	// Downstream commands that shape a read: sed -n 'a,bp', head, tail, grep.
 	downRange := ""
-	var downGrep *simpleCmd
+	var downGrep *shellwords.Command
 	for k := 1; k < len(cmds); k++ {
 		d := cmds[k]
-		switch d.name() {
+		switch d.Name() {
 		case "sed":
-			if r := sedPrintRange(d.args); r != "" {
+			if r := sedPrintRange(d.Args); r != "" {
 				downRange = r
 			}
 		case "head":
-			downRange = headRange(d.args, true)
+			downRange = headRange(d.Args, true)
 		case "tail":
-			downRange = headRange(d.args, false)
+			downRange = headRange(d.Args, false)
 		case "grep", "egrep", "fgrep", "rg":
 			if downGrep == nil {
 				dd := d
 				downGrep = &dd
 			}
 		case "xargs":
-			if len(d.args) > 1 {
-				sub := simpleCmd{args: cleanArgs(fileArgsKeepAll(d.args[1:]))}
-				if n := sub.name(); n == "grep" || n == "egrep" || n == "rg" {
+			if len(d.Args) > 1 {
+				sub := shellwords.Command{Args: shellwords.StripWrappers(fileArgsKeepAll(d.Args[1:]))}
+				if n := sub.Name(); n == "grep" || n == "egrep" || n == "rg" {
 					dd := sub
 					downGrep = &dd
 				}
@@ -161,17 +163,17 @@ func classifyPipeline(cmds []simpleCmd) shellOp {
 		op.kind = opNone
 	case "file", "wc", "stat", "md5sum", "sha256sum":
 		op.kind = opExec
-		op.reads = fileArgs(c.args, 1)
+		op.reads = fileArgs(c.Args, 1)
 	case "cat", "nl", "less", "more", "bat", "view", "head", "tail", "strings", "xxd", "hexdump", "od":
 		op.kind = opRead
-		op.reads = fileArgs(c.args, 1)
+		op.reads = fileArgs(c.Args, 1)
 		switch name {
 		case "head":
-			op.rng = headRange(c.args, true)
-			op.reads = fileArgsSkipValues(c.args, "-n", "-c")
+			op.rng = headRange(c.Args, true)
+			op.reads = fileArgsSkipValues(c.Args, "-n", "-c")
 		case "tail":
-			op.rng = headRange(c.args, false)
-			op.reads = fileArgsSkipValues(c.args, "-n", "-c")
+			op.rng = headRange(c.Args, false)
+			op.reads = fileArgsSkipValues(c.Args, "-n", "-c")
 		}
 		if downRange != "" {
 			op.rng = downRange
@@ -186,17 +188,17 @@ func classifyPipeline(cmds []simpleCmd) shellOp {
 			op.kind = opMisc
 		}
 	case "sed", "gsed", "perl":
-		if hasFlagPrefix(c.args, "-i") || name == "perl" && hasFlagPrefix(c.args, "-pi") {
+		if hasFlagPrefix(c.Args, "-i") || name == "perl" && hasFlagPrefix(c.Args, "-pi") {
 			op.kind = opWrite
-			expr, files := sedExprFiles(c.args)
+			expr, files := sedExprFiles(c.Args)
 			for _, f := range files {
 				op.writes = append(op.writes, shellWrite{path: f, how: "edited", lines: -1, detail: expr})
 			}
 			return op
 		}
 		op.kind = opRead
-		op.rng = sedPrintRange(c.args)
-		_, op.reads = sedExprFiles(c.args)
+		op.rng = sedPrintRange(c.Args)
+		_, op.reads = sedExprFiles(c.Args)
 		if downRange != "" {
 			op.rng = downRange
 		}
@@ -208,7 +210,7 @@ func classifyPipeline(cmds []simpleCmd) shellOp {
 		}
 	case "awk":
 		op.kind = opRead
-		op.reads = fileArgs(c.args, 2)
+		op.reads = fileArgs(c.Args, 2)
 	case "grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep":
 		op.kind = opSearch
 		op.search = grepOpts(c)
@@ -223,7 +225,7 @@ func classifyPipeline(cmds []simpleCmd) shellOp {
 		}
 	case "ls", "tree", "dir", "du":
 		op.kind = opSearch
-		op.search = searchOpts{tool: name, paths: fileArgs(c.args, 1), filesOnly: true}
+		op.search = searchOpts{tool: name, paths: fileArgs(c.Args, 1), filesOnly: true}
 		if downGrep != nil {
 			op.search.pattern = grepOpts(*downGrep).pattern
 		}
@@ -231,17 +233,17 @@ func classifyPipeline(cmds []simpleCmd) shellOp {
 		op.kind = opEcho
 	case "rm", "rmdir", "unlink":
 		op.kind = opWrite
-		for _, f := range fileArgs(c.args, 1) {
+		for _, f := range fileArgs(c.Args, 1) {
 			op.writes = append(op.writes, shellWrite{path: f, how: "removed", lines: -1})
 		}
 	case "mkdir", "touch":
 		op.kind = opWrite
-		for _, f := range fileArgs(c.args, 1) {
+		for _, f := range fileArgs(c.Args, 1) {
 			op.writes = append(op.writes, shellWrite{path: f, how: "created", lines: -1})
 		}
 	case "mv", "cp", "ln", "install":
 		op.kind = opWrite
-		fa := fileArgs(c.args, 1)
+		fa := fileArgs(c.Args, 1)
 		if len(fa) >= 2 {
 			how := map[string]string{"mv": "moved", "cp": "copied", "ln": "linked", "install": "installed"}[name]
 			dst := fa[len(fa)-1]
@@ -250,10 +252,10 @@ func classifyPipeline(cmds []simpleCmd) shellOp {
 	case "chmod", "chown":
 		op.kind = opMisc
 	case "git":
-		op.kind, op.gitSub = gitOp(c.args)
+		op.kind, op.gitSub = gitOp(c.Args)
 	case "curl", "wget", "http", "https", "httpie":
 		op.kind = opHTTP
-		for _, a := range c.args[1:] {
+		for _, a := range c.Args[1:] {
 			if strings.HasPrefix(a, "http://") || strings.HasPrefix(a, "https://") || strings.Contains(a, "://") {
 				op.url = a
 				break
@@ -261,9 +263,9 @@ func classifyPipeline(cmds []simpleCmd) shellOp {
 		}
 	case "sqlite3", "psql", "mysql", "duckdb", "sqlcmd":
 		op.kind = opSQL
-		if c.hasHere {
-			op.query = c.heredoc
-		} else if fa := fileArgs(c.args, 1); len(fa) > 0 {
+		if c.HasHereDoc {
+			op.query = c.HereDoc
+		} else if fa := fileArgs(c.Args, 1); len(fa) > 0 {
 			op.query = fa[len(fa)-1]
 		}
 	case "jq":
@@ -272,7 +274,7 @@ func classifyPipeline(cmds []simpleCmd) shellOp {
 		op.kind = opWrite
 	default:
 		op.kind = opExec
-		if isTestCommand(c.args) {
+		if isTestCommand(c.Args) {
 			op.kind = opTest
 		}
 	}
@@ -344,23 +346,23 @@ func isTestCommand(args []string) bool {
 
 // pipelineText re-quotes a pipeline for display (here-document bodies are
 // left out).
-func pipelineText(cmds []simpleCmd) string {
+func pipelineText(cmds []shellwords.Command) string {
 	var b strings.Builder
 	for k, c := range cmds {
 		if k > 0 {
 			b.WriteString(" | ")
 		}
-		for i, a := range c.args {
+		for i, a := range c.Args {
 			if i > 0 {
 				b.WriteByte(' ')
 			}
 			b.WriteString(shellQuote(a))
 		}
-		for _, r := range c.redirects {
-			if strings.HasPrefix(r.target, "&") {
+		for _, r := range c.Redirections {
+			if strings.HasPrefix(r.Target, "&") {
 				continue
 			}
-			b.WriteString(" " + r.op + " " + shellQuote(r.target))
+			b.WriteString(" " + r.Op + " " + shellQuote(r.Target))
 		}
 		if b.Len() > 400 {
 			break
