@@ -76,13 +76,7 @@ func scanExceptions(s string) []excInfo {
 // search (the first error line is then only a traceback, panic or
 // exception line).
 func scanErrorsOpt(s string, wantFirst bool) (excs []excInfo, firstErr string) {
-	seen := map[string]bool{}
-	firstPos := len(s) + 1
-	setFirst := func(pos int, line string) {
-		if pos < firstPos {
-			firstPos, firstErr = pos, line
-		}
-	}
+	e := errScan{s: s, wantFirst: wantFirst, seen: map[string]bool{}, firstPos: len(s) + 1}
 	for ls := 0; ls < len(s); {
 		le := strings.IndexByte(s[ls:], '\n')
 		if le < 0 {
@@ -90,83 +84,133 @@ func scanErrorsOpt(s string, wantFirst bool) (excs []excInfo, firstErr string) {
 		} else {
 			le += ls
 		}
-		line := s[ls:le]
-		pos := ls
+		e.line(ls, s[ls:le])
 		ls = le + 1
-		if line == "" || line[0] == ' ' || line[0] == '\t' || line[0] == '\r' {
-			continue
+	}
+	if wantFirst {
+		e.phrases()
+	}
+	return e.excs, e.firstErr
+}
+
+// errScan is the state of scanErrorsOpt.
+type errScan struct {
+	s         string
+	wantFirst bool
+	excs      []excInfo
+	seen      map[string]bool // exception names reported
+	firstPos  int             // the offset of the first error line found so far
+	firstErr  string
+}
+
+// setFirst makes the line at pos the first error line when it comes
+// before the one found so far.
+func (e *errScan) setFirst(pos int, line string) {
+	if pos < e.firstPos {
+		e.firstPos, e.firstErr = pos, line
+	}
+}
+
+// wants reports whether an exception named name is still to be reported:
+// each name once, at most maxExceptions.
+func (e *errScan) wants(name string) bool {
+	return !e.seen[name] && len(e.excs) < maxExceptions
+}
+
+// add reports an exception.
+func (e *errScan) add(x excInfo) {
+	e.seen[x.name] = true
+	e.excs = append(e.excs, x)
+}
+
+// line reads the line at offset pos: a traceback header, a Go panic, an
+// exception line or an error line. Indented lines are skipped at once.
+func (e *errScan) line(pos int, line string) {
+	if line == "" || line[0] == ' ' || line[0] == '\t' || line[0] == '\r' {
+		return
+	}
+	if len(line) > 2000 {
+		line = line[:2000]
+	}
+	switch line[0] {
+	case 'T':
+		if strings.HasPrefix(line, "Traceback (most recent call last)") {
+			e.setFirst(pos, strings.TrimSpace(line))
+			return
 		}
-		if len(line) > 2000 {
-			line = line[:2000]
-		}
-		switch line[0] {
-		case 'T':
-			if strings.HasPrefix(line, "Traceback (most recent call last)") {
-				setFirst(pos, strings.TrimSpace(line))
-				continue
-			}
-		case 'p':
-			if strings.HasPrefix(line, "panic: ") {
-				trim := strings.TrimSpace(line)
-				if m := goPanicRe.FindStringSubmatch(trim); m != nil {
-					if !seen["panic"] && len(excs) < maxExceptions {
-						seen["panic"] = true
-						excs = append(excs, excInfo{name: "panic", msg: m[1]})
-					}
-					setFirst(pos, trim)
-					continue
-				}
-			}
-		}
-		// The first word, after pytest's "E   " prefix.
-		w := line
-		if len(w) > 2 && w[0] == 'E' && (w[1] == ' ' || w[1] == '\t') {
-			w = strings.TrimLeft(w[1:], " \t")
-		}
-		if i := strings.IndexAny(w, ": \r"); i >= 0 {
-			w = w[:i]
-		}
-		if hasAnySuffix(w, excSuffixes) {
+	case 'p':
+		if strings.HasPrefix(line, "panic: ") {
 			trim := strings.TrimSpace(line)
-			if m := excLineRe.FindStringSubmatch(trim); m != nil {
-				if !seen[m[1]] && len(excs) < maxExceptions {
-					seen[m[1]] = true
-					e := excInfo{name: m[1], msg: m[2]}
-					e.file, e.line = tracebackFrame(s, pos)
-					excs = append(excs, e)
+			if m := goPanicRe.FindStringSubmatch(trim); m != nil {
+				if e.wants("panic") {
+					e.add(excInfo{name: "panic", msg: m[1]})
 				}
-				setFirst(pos, trim)
-				continue
-			}
-		}
-		if wantFirst && pos < firstPos {
-			head := line[:min(len(line), 160)]
-			if containsAny(head, errWords) || strings.HasPrefix(head, "E ") {
-				if trim := strings.TrimSpace(line); errLineRe.MatchString(trim) {
-					setFirst(pos, trim)
-				}
+				e.setFirst(pos, trim)
+				return
 			}
 		}
 	}
-	for _, p := range errPhrases {
-		if !wantFirst {
-			break
+	if e.exception(pos, line) {
+		return
+	}
+	if e.wantFirst && pos < e.firstPos {
+		head := line[:min(len(line), 160)]
+		if containsAny(head, errWords) || strings.HasPrefix(head, "E ") {
+			if trim := strings.TrimSpace(line); errLineRe.MatchString(trim) {
+				e.setFirst(pos, trim)
+			}
 		}
-		// Look at up to 64 occurrences before the first error found so far.
-		for off, n := 0, 0; n < 64 && off < min(len(s), firstPos); n++ {
-			i := strings.Index(s[off:min(len(s), firstPos)], p)
+	}
+}
+
+// exception reads an exception line ("ValueError: msg", pytest's "E
+// KeyError: 'x'") at offset pos, with the location of its traceback's
+// innermost frame, and reports whether it is one. The regexp only runs
+// when the line's first word ends like an exception name.
+func (e *errScan) exception(pos int, line string) bool {
+	w := line
+	if len(w) > 2 && w[0] == 'E' && (w[1] == ' ' || w[1] == '\t') {
+		w = strings.TrimLeft(w[1:], " \t")
+	}
+	if i := strings.IndexAny(w, ": \r"); i >= 0 {
+		w = w[:i]
+	}
+	if !hasAnySuffix(w, excSuffixes) {
+		return false
+	}
+	trim := strings.TrimSpace(line)
+	m := excLineRe.FindStringSubmatch(trim)
+	if m == nil {
+		return false
+	}
+	if e.wants(m[1]) {
+		x := excInfo{name: m[1], msg: m[2]}
+		x.file, x.line = tracebackFrame(e.s, pos)
+		e.add(x)
+	}
+	e.setFirst(pos, trim)
+	return true
+}
+
+// phrases looks for the error phrases that may stand anywhere in a line
+// ("command not found", ...): at up to 64 occurrences of each before the
+// first error line found so far.
+func (e *errScan) phrases() {
+	s := e.s
+	for _, p := range errPhrases {
+		for off, n := 0, 0; n < 64 && off < min(len(s), e.firstPos); n++ {
+			i := strings.Index(s[off:min(len(s), e.firstPos)], p)
 			if i < 0 {
 				break
 			}
 			ls, le := lineAt(s, off+i)
 			off = le + 1
 			if trim := strings.TrimSpace(s[ls:min(le, ls+2000)]); errLineRe.MatchString(trim) {
-				setFirst(ls, trim)
+				e.setFirst(ls, trim)
 				break
 			}
 		}
 	}
-	return excs, firstErr
 }
 
 // tracebackFrame returns the location of the innermost frame of the Python

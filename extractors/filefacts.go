@@ -82,113 +82,9 @@ func analyzeFile(p, content string) fileFacts {
 	if f.lang == "" {
 		f.lang = sniffLanguage(content)
 	}
-	topDefs, innerDefs := []string{}, []string{}
-	seen := map[string]bool{}
-	addDef := func(name string, top bool) {
-		if name == "" || seen[name] {
-			return
-		}
-		seen[name] = true
-		if top {
-			topDefs = append(topDefs, name)
-		} else {
-			innerDefs = append(innerDefs, name)
-		}
-	}
-	inGoImport := false
-	numbered := -1 // -1 unknown, 0 none, 1 nl, 2 swe
-	eachLine(content, func(i int, line string) bool {
-		if len(line) > 4096 {
-			line = line[:4096]
-		}
-		line = strings.TrimRight(line, "\r")
-		if i == 0 && sweHead.MatchString(line) {
-			return true
-		}
-		if strings.HasPrefix(line, "(") && moreAbove.MatchString(line) {
-			return true
-		}
-		code := line
-		if numbered != 0 {
-			n, rest, style := lineNumber(line)
-			switch {
-			case style != 0 && (numbered == -1 || numbered == style):
-				code = rest
-				numbered = style
-				if f.first == 0 {
-					f.first = n
-				}
-				f.last = n
-			case numbered == -1 && strings.TrimSpace(line) != "":
-				numbered = 0
-			}
-		}
-		f.lines++
-		if strings.TrimSpace(code) != "" {
-			f.hasContent = true
-		}
-		t := strings.TrimLeft(code, " \t")
-		if t == "" {
-			return true
-		}
-		switch f.lang {
-		case "python", "cython":
-			if name := pyDefName(t); name != "" {
-				addDef(name, code == t)
-			} else if code == t && (strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "from ")) {
-				f.imports++
-			}
-		case "go":
-			if inGoImport {
-				if strings.HasPrefix(t, ")") {
-					inGoImport = false
-				} else if strings.Contains(t, `"`) {
-					f.imports++
-				}
-				return true
-			}
-			if code == t {
-				if strings.HasPrefix(t, "import (") {
-					inGoImport = true
-				} else if strings.HasPrefix(t, "import ") {
-					f.imports++
-				} else if strings.HasPrefix(t, "func ") || strings.HasPrefix(t, "type ") || strings.HasPrefix(t, "var ") || strings.HasPrefix(t, "const ") {
-					if m := goDefRe.FindStringSubmatch(t); m != nil {
-						addDef(m[1]+m[2]+m[3], true)
-					}
-				}
-			}
-		case "javascript", "typescript":
-			if code == t && strings.HasPrefix(t, "import ") || strings.Contains(t, "require(") && (strings.HasPrefix(t, "const ") || strings.HasPrefix(t, "var ") || strings.HasPrefix(t, "let ")) {
-				f.imports++
-			}
-			if m := jsDefRe.FindStringSubmatch(code); m != nil && !strings.Contains(t, "require(") {
-				addDef(m[2]+m[3]+m[4]+m[5], m[1] == "")
-			}
-		case "rust":
-			if strings.HasPrefix(t, "use ") && code == t {
-				f.imports++
-			} else if m := rustRe.FindStringSubmatch(code); m != nil {
-				addDef(m[2], m[1] == "")
-			}
-		case "java", "kotlin", "scala", "c#":
-			if code == t && (strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "using ")) {
-				f.imports++
-			} else if m := javaRe.FindStringSubmatch(code); m != nil {
-				addDef(m[2], m[1] == "")
-			}
-		case "c", "c++":
-			if strings.HasPrefix(t, "#include") {
-				f.imports++
-			} else if code == t && strings.Contains(t, "(") && !strings.HasSuffix(t, ";") {
-				if m := cDefRe.FindStringSubmatch(t); m != nil && !cKeyword[m[1]] {
-					addDef(m[1], true)
-				}
-			}
-		}
-		return true
-	})
-	defs := append(topDefs, innerDefs...)
+	a := fileScan{f: &f, seen: map[string]bool{}, numbered: -1}
+	eachLine(content, a.line)
+	defs := append(a.topDefs, a.innerDefs...)
 	if len(defs) > maxDefines {
 		f.moreDefs = len(defs) - maxDefines
 		defs = defs[:maxDefines]
@@ -197,6 +93,141 @@ func analyzeFile(p, content string) fileFacts {
 		f.defines = defs
 	}
 	return f
+}
+
+// fileScan is the state of analyzeFile's pass over the lines.
+type fileScan struct {
+	f                  *fileFacts
+	topDefs, innerDefs []string // definitions at the top level and indented
+	seen               map[string]bool
+	inGoImport         bool // inside a Go "import (" block
+	numbered           int  // line numbers: -1 unknown, 0 none, else lineNumber's style
+}
+
+// line reads line i of the content.
+func (a *fileScan) line(i int, line string) bool {
+	if len(line) > 4096 {
+		line = line[:4096]
+	}
+	line = strings.TrimRight(line, "\r")
+	if i == 0 && sweHead.MatchString(line) {
+		return true
+	}
+	if strings.HasPrefix(line, "(") && moreAbove.MatchString(line) {
+		return true
+	}
+	code := a.code(line)
+	a.f.lines++
+	if strings.TrimSpace(code) != "" {
+		a.f.hasContent = true
+	}
+	if t := strings.TrimLeft(code, " \t"); t != "" {
+		a.definitions(code, t)
+	}
+	return true
+}
+
+// code returns line without its line number, and records the numbers
+// seen; the first numbered line fixes the numbering style.
+func (a *fileScan) code(line string) string {
+	if a.numbered == 0 {
+		return line
+	}
+	n, rest, style := lineNumber(line)
+	switch {
+	case style != 0 && (a.numbered == -1 || a.numbered == style):
+		a.numbered = style
+		if a.f.first == 0 {
+			a.f.first = n
+		}
+		a.f.last = n
+		return rest
+	case a.numbered == -1 && strings.TrimSpace(line) != "":
+		a.numbered = 0
+	}
+	return line
+}
+
+// addDef records a definition, once.
+func (a *fileScan) addDef(name string, top bool) {
+	if name == "" || a.seen[name] {
+		return
+	}
+	a.seen[name] = true
+	if top {
+		a.topDefs = append(a.topDefs, name)
+	} else {
+		a.innerDefs = append(a.innerDefs, name)
+	}
+}
+
+// definitions reads the definitions and imports of a line of code, t
+// being code without its indentation, by the file's language.
+func (a *fileScan) definitions(code, t string) {
+	f := a.f
+	switch f.lang {
+	case "python", "cython":
+		if name := pyDefName(t); name != "" {
+			a.addDef(name, code == t)
+		} else if code == t && (strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "from ")) {
+			f.imports++
+		}
+	case "go":
+		a.goLine(code, t)
+	case "javascript", "typescript":
+		if code == t && strings.HasPrefix(t, "import ") || strings.Contains(t, "require(") && (strings.HasPrefix(t, "const ") || strings.HasPrefix(t, "var ") || strings.HasPrefix(t, "let ")) {
+			f.imports++
+		}
+		if m := jsDefRe.FindStringSubmatch(code); m != nil && !strings.Contains(t, "require(") {
+			a.addDef(m[2]+m[3]+m[4]+m[5], m[1] == "")
+		}
+	case "rust":
+		if strings.HasPrefix(t, "use ") && code == t {
+			f.imports++
+		} else if m := rustRe.FindStringSubmatch(code); m != nil {
+			a.addDef(m[2], m[1] == "")
+		}
+	case "java", "kotlin", "scala", "c#":
+		if code == t && (strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "using ")) {
+			f.imports++
+		} else if m := javaRe.FindStringSubmatch(code); m != nil {
+			a.addDef(m[2], m[1] == "")
+		}
+	case "c", "c++":
+		if strings.HasPrefix(t, "#include") {
+			f.imports++
+		} else if code == t && strings.Contains(t, "(") && !strings.HasSuffix(t, ";") {
+			if m := cDefRe.FindStringSubmatch(t); m != nil && !cKeyword[m[1]] {
+				a.addDef(m[1], true)
+			}
+		}
+	}
+}
+
+// goLine reads a line of Go: imports (single and in blocks) and top-level
+// func, type, var and const definitions.
+func (a *fileScan) goLine(code, t string) {
+	if a.inGoImport {
+		if strings.HasPrefix(t, ")") {
+			a.inGoImport = false
+		} else if strings.Contains(t, `"`) {
+			a.f.imports++
+		}
+		return
+	}
+	if code != t {
+		return
+	}
+	switch {
+	case strings.HasPrefix(t, "import ("):
+		a.inGoImport = true
+	case strings.HasPrefix(t, "import "):
+		a.f.imports++
+	case strings.HasPrefix(t, "func ") || strings.HasPrefix(t, "type ") || strings.HasPrefix(t, "var ") || strings.HasPrefix(t, "const "):
+		if m := goDefRe.FindStringSubmatch(t); m != nil {
+			a.addDef(m[1]+m[2]+m[3], true)
+		}
+	}
 }
 
 var cKeyword = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "return": true, "sizeof": true, "do": true, "else": true}

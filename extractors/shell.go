@@ -24,30 +24,65 @@ func shellExtract(call Call, output string) ToolSummary {
 
 // shellSummary combines a plan and an output.
 func shellSummary(tool, cmdline string, plan shellPlan, env envelope) ToolSummary {
-	// The pipeline whose output is described: the highest-ranked one; the
-	// last of equal rank.
-	primary := -1
-	var writes []shellWrite
-	var reads []string
-	for i, op := range plan.ops {
-		writes = append(writes, op.writes...)
-		reads = append(reads, op.reads...)
-		if primary < 0 || op.kind >= plan.ops[primary].kind {
-			primary = i
+	op, reads, writes := plan.primary()
+	if strings.Contains(strings.TrimSpace(cmdline), "\n") && op.text != "" {
+		// Multi-line command (here-documents, scripts): show the pipeline
+		// whose output this is.
+		plan.display = shorten(op.text, 160)
+	}
+	s, showCmd := opSummary(tool, op, reads, len(writes) > 0, env)
+	if s.Metadata == nil {
+		s.Metadata = map[string]string{}
+	}
+	s.Metadata[MetaCommand] = commandSummary(cmdline, plan)
+	if op.kind == opTest {
+		s.Metadata[MetaKind] = KindTest
+	}
+	var head []string
+	if showCmd && plan.display != "" {
+		head = append(head, "$ "+plan.display)
+	}
+	head = append(head, exitFacts(&s, op, env)...)
+	wf := writeFacts(writes)
+	var modified []string
+	for _, w := range writes {
+		modified = append(modified, w.path)
+	}
+	if len(modified) > 0 {
+		s.Metadata[MetaFilesModified] = strings.Join(dedupeStrings(modified), "\n")
+	}
+	if op.kind != opRead {
+		wf = append(wf, alsoRead(&s, reads, plan.display, showCmd)...)
+	}
+	s.KeyFacts = orderFacts(head, s.KeyFacts, wf, op.kind, env.exit)
+	s.Tool = tool
+	return s
+}
+
+// primary returns the pipeline whose output is described (the
+// highest-ranked one; the last of equal rank), with the files all the
+// pipelines read and write.
+func (p shellPlan) primary() (op shellOp, reads []string, writes []shellWrite) {
+	best := -1
+	for i, o := range p.ops {
+		writes = append(writes, o.writes...)
+		reads = append(reads, o.reads...)
+		if best < 0 || o.kind >= p.ops[best].kind {
+			best = i
 		}
 	}
-	var op shellOp
-	if primary >= 0 {
-		op = plan.ops[primary]
-		if strings.Contains(strings.TrimSpace(cmdline), "\n") && op.text != "" {
-			// Multi-line command (here-documents, scripts): show the
-			// pipeline whose output this is.
-			plan.display = shorten(op.text, 160)
-		}
+	if best >= 0 {
+		op = p.ops[best]
 	}
-	body := env.body
-	var s ToolSummary
-	showCmd := true
+	return op, reads, writes
+}
+
+// opSummary summarizes the output by the kind of the primary pipeline op:
+// a file read, a search, git, HTTP, SQL or a plain command (writes says
+// whether the command writes files). It reports whether the command
+// itself is worth a fact.
+func opSummary(tool string, op shellOp, reads []string, writes bool, env envelope) (s ToolSummary, showCmd bool) {
+	showCmd = true
 	switch op.kind {
 	case opRead:
 		p := strings.Join(dedupeStrings(reads), ", ")
@@ -71,26 +106,22 @@ func shellSummary(tool, cmdline string, plan shellPlan, env envelope) ToolSummar
 	default:
 		s = execSummary(tool, op.kind == opTest, env)
 		if op.kind == opWrite || op.kind == opNone {
-			showCmd = len(writes) == 0
+			showCmd = !writes
 		}
 	}
-	if s.Metadata == nil {
-		s.Metadata = map[string]string{}
-	}
-	s.Metadata[MetaCommand] = commandSummary(cmdline, plan)
-	if op.kind == opTest {
-		s.Metadata[MetaKind] = KindTest
-	}
+	return s, showCmd
+}
+
+// exitFacts records the exit status, a time-out and elided output in s
+// and returns the facts that lead the summary ("exit 1", "timed out"). A
+// grep or diff exit 1 means "no match" or "differs", not a failure.
+func exitFacts(s *ToolSummary, op shellOp, env envelope) []string {
 	var head []string
-	if showCmd && plan.display != "" {
-		head = append(head, "$ "+plan.display)
-	}
 	if env.hasExit {
 		s.Metadata[MetaExitCode] = itoa(env.exit)
 		if env.exit != 0 {
 			head = append(head, "exit "+itoa(env.exit))
-			// grep/diff exit 1 means "no match"/"differs", not failure.
-			if !(env.exit == 1 && (op.kind == opSearch || op.kind == opRead && strings.TrimSpace(body) == "")) {
+			if !(env.exit == 1 && (op.kind == opSearch || op.kind == opRead && strings.TrimSpace(env.body) == "")) {
 				s.Status = StatusError
 			}
 		}
@@ -104,41 +135,43 @@ func shellSummary(tool, cmdline string, plan shellPlan, env envelope) ToolSummar
 		s.KeyFacts = append(s.KeyFacts, fmt.Sprintf("%d chars elided", env.elided))
 		s.Status = statusMax(s.Status, StatusPartial)
 	}
-	wf := writeFacts(writes)
-	var modified []string
-	for _, w := range writes {
-		modified = append(modified, w.path)
-	}
-	if len(modified) > 0 {
-		s.Metadata[MetaFilesModified] = strings.Join(dedupeStrings(modified), "\n")
-	}
-	// Files the command read but no fact names.
-	if op.kind != opRead {
-		var also []string
-		for _, r := range reads {
-			if !strings.Contains(plan.display, r) || !showCmd {
-				also = append(also, r)
-			}
-		}
-		if len(also) > 0 {
-			wf = append(wf, "Also read: "+strings.Join(dedupeStrings(also), ", "))
-			prev := s.Metadata[MetaFilesRead]
-			if prev != "" {
-				prev += "\n"
-			}
-			s.Metadata[MetaFilesRead] = prev + strings.Join(dedupeStrings(also), "\n")
+	return head
+}
+
+// alsoRead records in s the files the command read that no fact names
+// (not in the displayed command, or the command is not shown) and returns
+// the fact "Also read: ..." for them, if any.
+func alsoRead(s *ToolSummary, reads []string, display string, showCmd bool) []string {
+	var also []string
+	for _, r := range reads {
+		if !strings.Contains(display, r) || !showCmd {
+			also = append(also, r)
 		}
 	}
-	facts := make([]string, 0, len(head)+len(wf)+len(s.KeyFacts))
-	facts = append(facts, head...)
-	// Errors first among the output facts, then writes, then the rest.
-	// Error facts in a fixed order: the main error (with the exception's
-	// name and location), the other exceptions' names, the test summary,
-	// the failing tests; so that a cap on the line cuts the longest last.
+	if len(also) == 0 {
+		return nil
+	}
+	prev := s.Metadata[MetaFilesRead]
+	if prev != "" {
+		prev += "\n"
+	}
+	s.Metadata[MetaFilesRead] = prev + strings.Join(dedupeStrings(also), "\n")
+	return []string{"Also read: " + strings.Join(dedupeStrings(also), ", ")}
+}
+
+// orderFacts puts a shell summary's facts in order: head (the command,
+// the exit status), then the error facts, the writes wf and the rest of
+// the output facts; for reads and searches, whose file and pattern facts
+// identify the call, the rest comes before the errors. The error facts
+// come in a fixed order, so that a cap on the line cuts the longest last:
+// the main error (with the exception's name and location), the other
+// exceptions' names, the test summary, the failing tests. The output's
+// own "exit N" fact is dropped (head has it).
+func orderFacts(head, output, wf []string, kind opKind, exit int) []string {
 	errOrder := []string{"Error: ", "Exceptions: ", "Tests: ", "Failed: "}
 	byKind := make([][]string, len(errOrder))
 	var errs, rest []string
-	for _, f := range s.KeyFacts {
+	for _, f := range output {
 		k := -1
 		for i, p := range errOrder {
 			if strings.HasPrefix(f, p) {
@@ -149,26 +182,23 @@ func shellSummary(tool, cmdline string, plan shellPlan, env envelope) ToolSummar
 		switch {
 		case k >= 0:
 			byKind[k] = append(byKind[k], f)
-		case f != "exit "+itoa(env.exit):
+		case f != "exit "+itoa(exit):
 			rest = append(rest, f)
 		}
 	}
 	for _, fs := range byKind {
 		errs = append(errs, fs...)
 	}
-	if op.kind == opRead || op.kind == opSearch {
-		// The file and pattern facts identify the call: keep them first.
+	facts := make([]string, 0, len(head)+len(wf)+len(output))
+	facts = append(facts, head...)
+	if kind == opRead || kind == opSearch {
 		facts = append(facts, rest...)
 		facts = append(facts, errs...)
-		facts = append(facts, wf...)
-	} else {
-		facts = append(facts, errs...)
-		facts = append(facts, wf...)
-		facts = append(facts, rest...)
+		return append(facts, wf...)
 	}
-	s.KeyFacts = facts
-	s.Tool = tool
-	return s
+	facts = append(facts, errs...)
+	facts = append(facts, wf...)
+	return append(facts, rest...)
 }
 
 // execSummary summarizes a plain command's output: test summary,

@@ -97,67 +97,103 @@ func classifyPipeline(cmds []shellwords.Command) shellOp {
 	name := c.Name()
 	op := shellOp{}
 	// Output redirected to a file: the pipeline writes that file.
-	last := cmds[len(cmds)-1]
-	if f, appendMode := last.OutFile(); f != "" {
-		how := "wrote"
-		if appendMode {
-			how = "appended"
-		}
-		lines := -1
-		if c.HasHereDoc && (name == "cat" || name == "tee") {
-			lines = lineCount(c.HereDoc)
-		} else if name == "echo" || name == "printf" {
-			lines = 1
-			if len(c.Args) > 1 {
-				lines = strings.Count(strings.Join(c.Args[1:], " "), "\n") + 1
-			}
-		}
-		op.writes = append(op.writes, shellWrite{path: f, how: how, lines: lines})
+	if w, ok := redirectWrite(c, cmds[len(cmds)-1]); ok {
+		op.writes = append(op.writes, w)
 		if name == "cat" || name == "echo" || name == "printf" || name == "tee" {
 			op.kind = opWrite
 			return op
 		}
 	}
-	for _, x := range cmds {
-		if x.Name() == "tee" {
-			for _, f := range fileArgs(x.Args, 1) {
-				lines := -1
-				if x.HasHereDoc {
-					lines = lineCount(x.HereDoc)
-				}
-				op.writes = append(op.writes, shellWrite{path: f, how: "wrote", lines: lines})
-			}
+	op.writes = append(op.writes, teeWrites(cmds)...)
+	classifyCommand(&op, c, downstreamOf(cmds[1:]))
+	return op
+}
+
+// redirectWrite returns the write of a pipeline whose last command's
+// output goes to a file; first is the pipeline's first command, whose
+// here-document or echoed words give the lines written.
+func redirectWrite(first, last shellwords.Command) (shellWrite, bool) {
+	f, appendMode := last.OutFile()
+	if f == "" {
+		return shellWrite{}, false
+	}
+	how := "wrote"
+	if appendMode {
+		how = "appended"
+	}
+	name := first.Name()
+	lines := -1
+	if first.HasHereDoc && (name == "cat" || name == "tee") {
+		lines = lineCount(first.HereDoc)
+	} else if name == "echo" || name == "printf" {
+		lines = 1
+		if len(first.Args) > 1 {
+			lines = strings.Count(strings.Join(first.Args[1:], " "), "\n") + 1
 		}
 	}
-	// Downstream commands that shape a read: sed -n 'a,bp', head, tail, grep.
-	downRange := ""
-	var downGrep *shellwords.Command
-	for k := 1; k < len(cmds); k++ {
-		d := cmds[k]
+	return shellWrite{path: f, how: how, lines: lines}, true
+}
+
+// teeWrites returns the files the tee commands of a pipeline write.
+func teeWrites(cmds []shellwords.Command) []shellWrite {
+	var out []shellWrite
+	for _, x := range cmds {
+		if x.Name() != "tee" {
+			continue
+		}
+		for _, f := range fileArgs(x.Args, 1) {
+			lines := -1
+			if x.HasHereDoc {
+				lines = lineCount(x.HereDoc)
+			}
+			out = append(out, shellWrite{path: f, how: "wrote", lines: lines})
+		}
+	}
+	return out
+}
+
+// downstream is what the commands after the first of a pipeline do to its
+// output: the line range they keep (sed -n 'a,bp', head, tail) and the
+// grep they filter it with.
+type downstream struct {
+	rng  string
+	grep *shellwords.Command
+}
+
+// downstreamOf reads the commands after the first of a pipeline.
+func downstreamOf(rest []shellwords.Command) downstream {
+	var down downstream
+	for _, d := range rest {
 		switch d.Name() {
 		case "sed":
 			if r := sedPrintRange(d.Args); r != "" {
-				downRange = r
+				down.rng = r
 			}
 		case "head":
-			downRange = headRange(d.Args, true)
+			down.rng = headRange(d.Args, true)
 		case "tail":
-			downRange = headRange(d.Args, false)
+			down.rng = headRange(d.Args, false)
 		case "grep", "egrep", "fgrep", "rg":
-			if downGrep == nil {
+			if down.grep == nil {
 				dd := d
-				downGrep = &dd
+				down.grep = &dd
 			}
 		case "xargs":
 			if len(d.Args) > 1 {
 				sub := shellwords.Command{Args: shellwords.StripWrappers(fileArgsKeepAll(d.Args[1:]))}
 				if n := sub.Name(); n == "grep" || n == "egrep" || n == "rg" {
-					dd := sub
-					downGrep = &dd
+					down.grep = &sub
 				}
 			}
 		}
 	}
+	return down
+}
+
+// classifyCommand sets op's kind and what it reads, searches, writes or
+// fetches from the first command c of a pipeline and what follows it.
+func classifyCommand(op *shellOp, c shellwords.Command, down downstream) {
+	name := c.Name()
 	switch name {
 	case "", "cd", "export", "source", ".", "set", "unset", "true", "false", ":", "pushd", "popd", "alias", "clear", "sleep", "wait":
 		op.kind = opNone
@@ -165,49 +201,9 @@ func classifyPipeline(cmds []shellwords.Command) shellOp {
 		op.kind = opExec
 		op.reads = fileArgs(c.Args, 1)
 	case "cat", "nl", "less", "more", "bat", "view", "head", "tail", "strings", "xxd", "hexdump", "od":
-		op.kind = opRead
-		op.reads = fileArgs(c.Args, 1)
-		switch name {
-		case "head":
-			op.rng = headRange(c.Args, true)
-			op.reads = fileArgsSkipValues(c.Args, "-n", "-c")
-		case "tail":
-			op.rng = headRange(c.Args, false)
-			op.reads = fileArgsSkipValues(c.Args, "-n", "-c")
-		}
-		if downRange != "" {
-			op.rng = downRange
-		}
-		if downGrep != nil {
-			op.kind = opSearch
-			op.search = grepOpts(*downGrep)
-			op.search.paths = append(op.search.paths, op.reads...)
-			op.search.multi = false
-		}
-		if len(op.reads) == 0 && op.kind == opRead {
-			op.kind = opMisc
-		}
+		classifyRead(op, c, down)
 	case "sed", "gsed", "perl":
-		if hasFlagPrefix(c.Args, "-i") || name == "perl" && hasFlagPrefix(c.Args, "-pi") {
-			op.kind = opWrite
-			expr, files := sedExprFiles(c.Args)
-			for _, f := range files {
-				op.writes = append(op.writes, shellWrite{path: f, how: "edited", lines: -1, detail: expr})
-			}
-			return op
-		}
-		op.kind = opRead
-		op.rng = sedPrintRange(c.Args)
-		_, op.reads = sedExprFiles(c.Args)
-		if downRange != "" {
-			op.rng = downRange
-		}
-		if downGrep != nil {
-			op.kind = opSearch
-			op.search = grepOpts(*downGrep)
-			op.search.paths = op.reads
-			op.search.multi = false
-		}
+		classifySed(op, c, down)
 	case "awk":
 		op.kind = opRead
 		op.reads = fileArgs(c.Args, 2)
@@ -217,8 +213,8 @@ func classifyPipeline(cmds []shellwords.Command) shellOp {
 	case "find", "fd", "locate":
 		op.kind = opSearch
 		op.search = findOpts(c)
-		if downGrep != nil {
-			g := grepOpts(*downGrep)
+		if down.grep != nil {
+			g := grepOpts(*down.grep)
 			g.paths = op.search.paths
 			g.multi = true
 			op.search = g
@@ -226,48 +222,24 @@ func classifyPipeline(cmds []shellwords.Command) shellOp {
 	case "ls", "tree", "dir", "du":
 		op.kind = opSearch
 		op.search = searchOpts{tool: name, paths: fileArgs(c.Args, 1), filesOnly: true}
-		if downGrep != nil {
-			op.search.pattern = grepOpts(*downGrep).pattern
+		if down.grep != nil {
+			op.search.pattern = grepOpts(*down.grep).pattern
 		}
 	case "echo", "printf":
 		op.kind = opEcho
-	case "rm", "rmdir", "unlink":
+	case "rm", "rmdir", "unlink", "mkdir", "touch", "mv", "cp", "ln", "install":
 		op.kind = opWrite
-		for _, f := range fileArgs(c.Args, 1) {
-			op.writes = append(op.writes, shellWrite{path: f, how: "removed", lines: -1})
-		}
-	case "mkdir", "touch":
-		op.kind = opWrite
-		for _, f := range fileArgs(c.Args, 1) {
-			op.writes = append(op.writes, shellWrite{path: f, how: "created", lines: -1})
-		}
-	case "mv", "cp", "ln", "install":
-		op.kind = opWrite
-		fa := fileArgs(c.Args, 1)
-		if len(fa) >= 2 {
-			how := map[string]string{"mv": "moved", "cp": "copied", "ln": "linked", "install": "installed"}[name]
-			dst := fa[len(fa)-1]
-			op.writes = append(op.writes, shellWrite{path: dst, how: how, lines: -1, detail: "from " + strings.Join(fa[:len(fa)-1], ", ")})
-		}
+		op.writes = append(op.writes, fileOpWrites(name, c.Args)...)
 	case "chmod", "chown":
 		op.kind = opMisc
 	case "git":
 		op.kind, op.gitSub = gitOp(c.Args)
 	case "curl", "wget", "http", "https", "httpie":
 		op.kind = opHTTP
-		for _, a := range c.Args[1:] {
-			if strings.HasPrefix(a, "http://") || strings.HasPrefix(a, "https://") || strings.Contains(a, "://") {
-				op.url = a
-				break
-			}
-		}
+		op.url = firstURL(c.Args[1:])
 	case "sqlite3", "psql", "mysql", "duckdb", "sqlcmd":
 		op.kind = opSQL
-		if c.HasHereDoc {
-			op.query = c.HereDoc
-		} else if fa := fileArgs(c.Args, 1); len(fa) > 0 {
-			op.query = fa[len(fa)-1]
-		}
+		op.query = sqlQuery(c)
 	case "jq":
 		op.kind = opExec
 	case "patch":
@@ -278,7 +250,106 @@ func classifyPipeline(cmds []shellwords.Command) shellOp {
 			op.kind = opTest
 		}
 	}
-	return op
+}
+
+// classifyRead classifies a command that prints files (cat, nl, head,
+// tail, ...): a read of a line range, or a search when grep filters it.
+func classifyRead(op *shellOp, c shellwords.Command, down downstream) {
+	op.kind = opRead
+	op.reads = fileArgs(c.Args, 1)
+	switch c.Name() {
+	case "head":
+		op.rng = headRange(c.Args, true)
+		op.reads = fileArgsSkipValues(c.Args, "-n", "-c")
+	case "tail":
+		op.rng = headRange(c.Args, false)
+		op.reads = fileArgsSkipValues(c.Args, "-n", "-c")
+	}
+	if down.rng != "" {
+		op.rng = down.rng
+	}
+	if down.grep != nil {
+		op.kind = opSearch
+		op.search = grepOpts(*down.grep)
+		op.search.paths = append(op.search.paths, op.reads...)
+		op.search.multi = false
+	}
+	if len(op.reads) == 0 && op.kind == opRead {
+		op.kind = opMisc
+	}
+}
+
+// classifySed classifies sed and perl: an in-place edit (-i, perl -pi) of
+// its files, else a read of a line range, or a search when grep filters
+// it.
+func classifySed(op *shellOp, c shellwords.Command, down downstream) {
+	if hasFlagPrefix(c.Args, "-i") || c.Name() == "perl" && hasFlagPrefix(c.Args, "-pi") {
+		op.kind = opWrite
+		expr, files := sedExprFiles(c.Args)
+		for _, f := range files {
+			op.writes = append(op.writes, shellWrite{path: f, how: "edited", lines: -1, detail: expr})
+		}
+		return
+	}
+	op.kind = opRead
+	op.rng = sedPrintRange(c.Args)
+	_, op.reads = sedExprFiles(c.Args)
+	if down.rng != "" {
+		op.rng = down.rng
+	}
+	if down.grep != nil {
+		op.kind = opSearch
+		op.search = grepOpts(*down.grep)
+		op.search.paths = op.reads
+		op.search.multi = false
+	}
+}
+
+// fileOpWrites returns the writes of a file operation: rm, rmdir, unlink
+// (removed), mkdir, touch (created), mv, cp, ln, install (the destination,
+// from the sources).
+func fileOpWrites(name string, args []string) []shellWrite {
+	var out []shellWrite
+	switch name {
+	case "rm", "rmdir", "unlink":
+		for _, f := range fileArgs(args, 1) {
+			out = append(out, shellWrite{path: f, how: "removed", lines: -1})
+		}
+	case "mkdir", "touch":
+		for _, f := range fileArgs(args, 1) {
+			out = append(out, shellWrite{path: f, how: "created", lines: -1})
+		}
+	default:
+		fa := fileArgs(args, 1)
+		if len(fa) >= 2 {
+			how := map[string]string{"mv": "moved", "cp": "copied", "ln": "linked", "install": "installed"}[name]
+			dst := fa[len(fa)-1]
+			out = append(out, shellWrite{path: dst, how: how, lines: -1, detail: "from " + strings.Join(fa[:len(fa)-1], ", ")})
+		}
+	}
+	return out
+}
+
+// firstURL returns the first argument that is a URL, or "".
+func firstURL(args []string) string {
+	for _, a := range args {
+		if strings.HasPrefix(a, "http://") || strings.HasPrefix(a, "https://") || strings.Contains(a, "://") {
+			return a
+		}
+	}
+	return ""
+}
+
+// sqlQuery returns the query of a SQL client command: its here-document,
+// else its last operand.
+func sqlQuery(c shellwords.Command) string {
+	if c.HasHereDoc {
+		return c.HereDoc
+	}
+	if fa := fileArgs(c.Args, 1); len(fa) > 0 {
+		return fa[len(fa)-1]
+	}
+	return ""
 }
 
 // gitOp classifies a git command.
