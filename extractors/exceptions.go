@@ -84,7 +84,11 @@ func scanErrorsOpt(s string, wantFirst bool) (excs []excInfo, firstErr string) {
 		} else {
 			le += ls
 		}
-		e.line(ls, s[ls:le])
+		// Indented lines are skipped at once: no exception or error line
+		// starts with a blank.
+		if line := s[ls:le]; line != "" && line[0] != ' ' && line[0] != '\t' && line[0] != '\r' {
+			e.line(ls, line)
+		}
 		ls = le + 1
 	}
 	if wantFirst {
@@ -123,12 +127,9 @@ func (e *errScan) add(x excInfo) {
 	e.excs = append(e.excs, x)
 }
 
-// line reads the line at offset pos: a traceback header, a Go panic, an
-// exception line or an error line. Indented lines are skipped at once.
+// line reads the unindented line at offset pos: a traceback header, a Go
+// panic, an exception line or an error line.
 func (e *errScan) line(pos int, line string) {
-	if line == "" || line[0] == ' ' || line[0] == '\t' || line[0] == '\r' {
-		return
-	}
 	if len(line) > 2000 {
 		line = line[:2000]
 	}

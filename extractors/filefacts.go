@@ -82,8 +82,12 @@ func analyzeFile(p, content string) fileFacts {
 	if f.lang == "" {
 		f.lang = sniffLanguage(content)
 	}
-	a := fileScan{f: &f, seen: map[string]bool{}, numbered: -1}
-	eachLine(content, a.line)
+	a := fileScan{f: &f, syntax: syntaxOf(f.lang), seen: map[string]bool{}, numbered: -1}
+	for i, rest := 0, content; rest != ""; i++ { // eachLine, without a call through a func value per line
+		var line string
+		line, rest = cutLine(rest)
+		a.line(i, line)
+	}
 	defs := append(a.topDefs, a.innerDefs...)
 	if len(defs) > maxDefines {
 		f.moreDefs = len(defs) - maxDefines
@@ -100,39 +104,43 @@ type fileScan struct {
 	f                  *fileFacts
 	topDefs, innerDefs []string // definitions at the top level and indented
 	seen               map[string]bool
+	syntax             syntax
 	inGoImport         bool // inside a Go "import (" block
 	numbered           int  // line numbers: -1 unknown, 0 none, else lineNumber's style
 }
 
 // line reads line i of the content.
-func (a *fileScan) line(i int, line string) bool {
+func (a *fileScan) line(i int, line string) {
 	if len(line) > 4096 {
 		line = line[:4096]
 	}
 	line = strings.TrimRight(line, "\r")
 	if i == 0 && sweHead.MatchString(line) {
-		return true
+		return
 	}
 	if strings.HasPrefix(line, "(") && moreAbove.MatchString(line) {
-		return true
+		return
 	}
-	code := a.code(line)
+	code := line
+	if a.numbered != 0 {
+		code = a.code(line)
+	}
 	a.f.lines++
 	if strings.TrimSpace(code) != "" {
 		a.f.hasContent = true
 	}
+	if a.syntax == syntaxNone {
+		return
+	}
 	if t := strings.TrimLeft(code, " \t"); t != "" {
 		a.definitions(code, t)
 	}
-	return true
 }
 
 // code returns line without its line number, and records the numbers
-// seen; the first numbered line fixes the numbering style.
+// seen; the first numbered line fixes the numbering style. It is not
+// called once the content is known to have no line numbers.
 func (a *fileScan) code(line string) string {
-	if a.numbered == 0 {
-		return line
-	}
 	n, rest, style := lineNumber(line)
 	switch {
 	case style != 0 && (a.numbered == -1 || a.numbered == style):
@@ -146,6 +154,39 @@ func (a *fileScan) code(line string) string {
 		a.numbered = 0
 	}
 	return line
+}
+
+// syntax is how a language's definitions and imports are read.
+type syntax uint8
+
+// The syntaxes analyzeFile reads.
+const (
+	syntaxNone syntax = iota
+	syntaxPython
+	syntaxGo
+	syntaxJS
+	syntaxRust
+	syntaxJava
+	syntaxC
+)
+
+// syntaxOf returns the syntax of a language (languageOf's names).
+func syntaxOf(lang string) syntax {
+	switch lang {
+	case "python", "cython":
+		return syntaxPython
+	case "go":
+		return syntaxGo
+	case "javascript", "typescript":
+		return syntaxJS
+	case "rust":
+		return syntaxRust
+	case "java", "kotlin", "scala", "c#":
+		return syntaxJava
+	case "c", "c++":
+		return syntaxC
+	}
+	return syntaxNone
 }
 
 // addDef records a definition, once.
@@ -165,35 +206,35 @@ func (a *fileScan) addDef(name string, top bool) {
 // being code without its indentation, by the file's language.
 func (a *fileScan) definitions(code, t string) {
 	f := a.f
-	switch f.lang {
-	case "python", "cython":
+	switch a.syntax {
+	case syntaxPython:
 		if name := pyDefName(t); name != "" {
 			a.addDef(name, code == t)
 		} else if code == t && (strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "from ")) {
 			f.imports++
 		}
-	case "go":
+	case syntaxGo:
 		a.goLine(code, t)
-	case "javascript", "typescript":
+	case syntaxJS:
 		if code == t && strings.HasPrefix(t, "import ") || strings.Contains(t, "require(") && (strings.HasPrefix(t, "const ") || strings.HasPrefix(t, "var ") || strings.HasPrefix(t, "let ")) {
 			f.imports++
 		}
 		if m := jsDefRe.FindStringSubmatch(code); m != nil && !strings.Contains(t, "require(") {
 			a.addDef(m[2]+m[3]+m[4]+m[5], m[1] == "")
 		}
-	case "rust":
+	case syntaxRust:
 		if strings.HasPrefix(t, "use ") && code == t {
 			f.imports++
 		} else if m := rustRe.FindStringSubmatch(code); m != nil {
 			a.addDef(m[2], m[1] == "")
 		}
-	case "java", "kotlin", "scala", "c#":
+	case syntaxJava:
 		if code == t && (strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "using ")) {
 			f.imports++
 		} else if m := javaRe.FindStringSubmatch(code); m != nil {
 			a.addDef(m[2], m[1] == "")
 		}
-	case "c", "c++":
+	case syntaxC:
 		if strings.HasPrefix(t, "#include") {
 			f.imports++
 		} else if code == t && strings.Contains(t, "(") && !strings.HasSuffix(t, ";") {

@@ -103,15 +103,20 @@ func humanBytes(n int) string {
 func eachLine(s string, fn func(i int, line string) bool) {
 	for i := 0; s != ""; i++ {
 		var line string
-		if j := strings.IndexByte(s, '\n'); j >= 0 {
-			line, s = s[:j], s[j+1:]
-		} else {
-			line, s = s, ""
-		}
+		line, s = cutLine(s)
 		if !fn(i, line) {
 			return
 		}
 	}
+}
+
+// cutLine splits s after its first line: the line without its "\n", and
+// the rest ("" when s has one line).
+func cutLine(s string) (line, rest string) {
+	if j := strings.IndexByte(s, '\n'); j >= 0 {
+		return s[:j], s[j+1:]
+	}
+	return s, ""
 }
 
 // lineAt returns the bounds of the line of s holding byte i.
