@@ -55,7 +55,7 @@ func (w *work) maskParts(m llms.MessageContent) (masks []string, failed, changed
 		if call.ID == "" {
 			call.ID = r.ToolCallID
 		}
-		if w.c.registry.Keep(call.Name) {
+		if w.c.registry.Verbatim(call.Name) {
 			continue
 		}
 		sum := w.c.registry.Extract(call, r.Content)

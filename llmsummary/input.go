@@ -33,7 +33,7 @@ func (s *Summarizer) buildInput(req summary.Request, count func(string) int) (su
 	calls := extractors.CallsByID(req.Messages)
 	condense := func(r llms.ToolCallResponse) string {
 		call := extractors.ResolveCall(r, calls)
-		if reg.Keep(call.Name) {
+		if reg.Verbatim(call.Name) {
 			return r.Content
 		}
 		return extractors.Format(reg.Extract(call, r.Content))
