@@ -56,7 +56,7 @@ func (w *work) maskParts(m llms.MessageContent, ref string) (masks []string, fai
 		if call.ID == "" {
 			call.ID = r.ToolCallID
 		}
-		if w.c.registry.Keep(call.Name) {
+		if w.c.registry.Verbatim(call.Name) {
 			continue
 		}
 		sum := w.c.registry.Extract(call, r.Content)

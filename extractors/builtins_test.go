@@ -1,6 +1,10 @@
 package extractors
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -103,4 +107,31 @@ func TestBlankArgumentsNoPanic(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestDefaultDocListsBuiltins checks that the list in Default's doc comment
+// is the table builtins: the same families with the same tool names, in
+// the same order.
+func TestDefaultDocListsBuiltins(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "builtins.go", nil, parser.ParseComments)
+	require.NoError(t, err)
+	var doc string
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == "Default" && fd.Recv == nil {
+			doc = fd.Doc.Text()
+		}
+	}
+	require.NotEmpty(t, doc, "Default has a doc comment")
+	// The list items: "- family: name, name,\n  name." (continued lines
+	// are indented).
+	var listed []string
+	for _, item := range regexp.MustCompile(`(?m)^ *- `).Split(doc, -1)[1:] {
+		item, _, _ = strings.Cut(item, "\n\n")
+		listed = append(listed, strings.Join(strings.Fields(item), " "))
+	}
+	var want []string
+	for _, b := range builtins {
+		want = append(want, b.family+": "+strings.Join(b.tools, ", ")+".")
+	}
+	assert.Equal(t, want, listed)
 }

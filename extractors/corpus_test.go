@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"testing"
 
 	"github.com/tmc/langchaingo/llms"
@@ -16,7 +15,7 @@ import (
 
 var (
 	corpusDir  = flag.String("corpus", "../../shared/eval/trajectories", "folder of JSONL agent trajectories (skipped when absent)")
-	corpusDump = flag.String("dump", "", "write every call's formatted summary to this file (TestCorpusMeasure)")
+	corpusDump = flag.String("dump", "", "TestCorpusMeasure writes every call's formatted summary to this file")
 )
 
 // jsonlMessage is one line of a trajectory file.
@@ -108,20 +107,4 @@ func loadCorpus(tb testing.TB, dir string) []trajectory {
 		out = append(out, t)
 	}
 	return out
-}
-
-func TestCorpusDump(t *testing.T) {
-	if *corpusDump == "" {
-		t.Skip("set -dump FILE to write every formatted summary")
-	}
-	reg := Default()
-	var b strings.Builder
-	for _, tr := range loadCorpus(t, *corpusDir) {
-		for _, c := range tr.calls {
-			fmt.Fprintf(&b, "%s %s\n  %s\n", tr.name, shorten(strings.ReplaceAll(c.call.Arguments, "\n", "\\n"), 200), Format(reg.Extract(c.call, c.output)))
-		}
-	}
-	if err := os.WriteFile(*corpusDump, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -40,7 +40,7 @@
 // facts ([WithMaxFacts], [WithToolMaxFacts]) and redacts secrets.
 //
 // Per-tool options: [WithVerbatim] marks tools whose outputs the engine keeps
-// verbatim ([Registry.Keep] reports it; Extract still summarizes them for the
+// verbatim ([Registry.Verbatim] reports it; Extract still summarizes them for the
 // digest). [WithExclude] marks tools whose old outputs are worth nothing
 // (listings, progress chatter): they are still masked, to a bare size line
 // ("output dropped: 12 lines, 340 B") with no extraction. A tool marked both

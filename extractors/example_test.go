@@ -54,7 +54,7 @@ func ExampleNewRegistry_options() {
 		extractors.WithExclude("list_dir"),          // masked to its size only
 		extractors.WithAlias("shell", "bash"),
 	)
-	fmt.Println(reg.Keep("GET_REQUIREMENTS"), reg.Keep("list_dir"))
+	fmt.Println(reg.Verbatim("GET_REQUIREMENTS"), reg.Verbatim("list_dir"))
 	fmt.Println(extractors.Format(reg.Extract(extractors.Call{Name: "list_dir"}, "a\nb\nc\n")))
 	// Output:
 	// true false

@@ -49,3 +49,20 @@ type Func func(call Call, output string) ToolSummary
 
 // Extract calls f(call, output).
 func (f Func) Extract(call Call, output string) ToolSummary { return f(call, output) }
+
+// statusMax returns the worse of two statuses.
+func statusMax(a, b Status) Status {
+	rank := func(s Status) int {
+		switch s {
+		case StatusError:
+			return 2
+		case StatusPartial:
+			return 1
+		}
+		return 0
+	}
+	if rank(b) > rank(a) {
+		return b
+	}
+	return a
+}

@@ -2,12 +2,14 @@ package extractors
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/agentcompact/compact/budget"
+	"github.com/agentcompact/compact/internal/shellwords"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -40,13 +42,13 @@ func namedPaths(c Call) []string {
 	if normName(c.Name) != "bash" {
 		return out
 	}
-	for _, sc := range parseShell(a.str("command")) {
-		if len(sc.args) == 0 {
+	for _, sc := range shellwords.Parse(a.str("command")) {
+		if len(sc.Args) == 0 {
 			continue
 		}
-		name := sc.name()
+		name := sc.Name()
 		skipped := !patternFirst[name]
-		for _, w := range sc.args[1:] {
+		for _, w := range sc.Args[1:] {
 			if strings.HasPrefix(w, "-") {
 				continue
 			}
@@ -58,9 +60,9 @@ func namedPaths(c Call) []string {
 				out = append(out, w)
 			}
 		}
-		for _, r := range sc.redirects {
-			if r.op != "<<" && isMeasurePath(r.target) && r.target != "/dev/null" {
-				out = append(out, r.target)
+		for _, r := range sc.Redirections {
+			if r.Op != "<<" && isMeasurePath(r.Target) && r.Target != "/dev/null" {
+				out = append(out, r.Target)
 			}
 		}
 	}
@@ -89,94 +91,120 @@ func TestCorpusMeasure(t *testing.T) {
 	reg := Default()
 	counter, err := budget.NewCounter("gpt-4o")
 	require.NoError(t, err)
-	var (
-		calls                              int
-		bytesBefore, bytesAfter            int
-		tokBefore, tokAfter                int
-		paths, pathsInFacts, pathsInEither int
-		excs, excsKept                     int
-		exits, exitsKept                   int
-		missedPaths, missedExcs            []string
-		perTool                            = map[string][2]int{}
-	)
-	exitRe := regexp.MustCompile(`^\s*<returncode>(-?\d+)</returncode>`)
+	m := corpusMeasure{count: counter.Count, perTool: map[string][2]int{}}
+	var dump strings.Builder
 	for _, tr := range corpus {
 		digest := reg.Digest(tr.msgs, Digest{}).Render(500, counter.Count)
 		assert.LessOrEqual(t, counter.Count(digest), 500, "digest of %s within its cap", tr.name)
 		assert.NotEmpty(t, digest)
 		for _, c := range tr.calls {
-			calls++
 			line := Format(reg.Extract(c.call, c.output))
-			bytesBefore += len(c.output)
-			bytesAfter += len(line)
-			tb, ta := counter.Count(c.output), counter.Count(line)
-			tokBefore += tb
-			tokAfter += ta
-			pt := perTool[c.call.Name]
-			perTool[c.call.Name] = [2]int{pt[0] + tb, pt[1] + ta}
-			for _, p := range namedPaths(c.call) {
-				paths++
-				in := strings.Contains(line, p)
-				if in {
-					pathsInFacts++
-				}
-				if in || strings.Contains(digest, p) {
-					pathsInEither++
-				} else {
-					missedPaths = append(missedPaths, fmt.Sprintf("%s %q in %s", tr.name, p, line))
-				}
-			}
-			for _, e := range raisedExceptions(c.output) {
-				excs++
-				if strings.Contains(line, e) {
-					excsKept++
-				} else {
-					missedExcs = append(missedExcs, fmt.Sprintf("%s %s in %s", tr.name, e, line))
-				}
-			}
-			if m := exitRe.FindStringSubmatch(c.output); m != nil && m[1] != "0" {
-				exits++
-				if strings.Contains(line, "exit "+m[1]) {
-					exitsKept++
-				}
+			m.add(tr.name, c, line, digest)
+			if *corpusDump != "" {
+				fmt.Fprintf(&dump, "%s %s\n  %s\n", tr.name, shorten(strings.ReplaceAll(c.call.Arguments, "\n", "\\n"), 200), line)
 			}
 		}
 	}
-	pct := func(a, b int) float64 {
-		if b == 0 {
-			return 100
-		}
-		return 100 * float64(a) / float64(b)
+	m.log(t, len(corpus))
+	assert.GreaterOrEqual(t, 100-pct(m.tokAfter, m.tokBefore), 85.0, "token reduction")
+	assert.GreaterOrEqual(t, pct(m.pathsInEither, m.paths), 98.0, "path retention")
+	assert.GreaterOrEqual(t, pct(m.excsKept, m.excs), 90.0, "exception retention")
+	assert.Equal(t, m.exits, m.exitsKept, "every non-zero exit status kept")
+	if *corpusDump != "" {
+		require.NoError(t, os.WriteFile(*corpusDump, []byte(dump.String()), 0o644))
 	}
-	t.Logf("trajectories: %d, tool outputs: %d", len(corpus), calls)
-	t.Logf("size: %d -> %d bytes (%.1f%% smaller)", bytesBefore, bytesAfter, 100-pct(bytesAfter, bytesBefore))
-	t.Logf("tokens len/4: %d -> %d (%.1f%% smaller)", bytesBefore/4, bytesAfter/4, 100-pct(bytesAfter/4, bytesBefore/4))
-	t.Logf("tokens gpt-4o (budget.NewCounter): %d -> %d (%.1f%% smaller)", tokBefore, tokAfter, 100-pct(tokAfter, tokBefore))
-	tools := make([]string, 0, len(perTool))
-	for k := range perTool {
+}
+
+// measureExitRe reads mini-swe-agent's exit status.
+var measureExitRe = regexp.MustCompile(`^\s*<returncode>(-?\d+)</returncode>`)
+
+// corpusMeasure sums what the formatted summaries of the corpus keep.
+type corpusMeasure struct {
+	count                              func(string) int
+	calls                              int
+	bytesBefore, bytesAfter            int
+	tokBefore, tokAfter                int
+	paths, pathsInFacts, pathsInEither int
+	excs, excsKept                     int
+	exits, exitsKept                   int
+	missedPaths, missedExcs            []string
+	perTool                            map[string][2]int // tokens before and after
+}
+
+// add measures the formatted summary line of call c of trajectory name,
+// whose digest is digest.
+func (m *corpusMeasure) add(name string, c corpusCall, line, digest string) {
+	m.calls++
+	m.bytesBefore += len(c.output)
+	m.bytesAfter += len(line)
+	tb, ta := m.count(c.output), m.count(line)
+	m.tokBefore += tb
+	m.tokAfter += ta
+	pt := m.perTool[c.call.Name]
+	m.perTool[c.call.Name] = [2]int{pt[0] + tb, pt[1] + ta}
+	for _, p := range namedPaths(c.call) {
+		m.paths++
+		in := strings.Contains(line, p)
+		if in {
+			m.pathsInFacts++
+		}
+		if in || strings.Contains(digest, p) {
+			m.pathsInEither++
+		} else {
+			m.missedPaths = append(m.missedPaths, fmt.Sprintf("%s %q in %s", name, p, line))
+		}
+	}
+	for _, e := range raisedExceptions(c.output) {
+		m.excs++
+		if strings.Contains(line, e) {
+			m.excsKept++
+		} else {
+			m.missedExcs = append(m.missedExcs, fmt.Sprintf("%s %s in %s", name, e, line))
+		}
+	}
+	if x := measureExitRe.FindStringSubmatch(c.output); x != nil && x[1] != "0" {
+		m.exits++
+		if strings.Contains(line, "exit "+x[1]) {
+			m.exitsKept++
+		}
+	}
+}
+
+// log reports the figures and the first misses.
+func (m *corpusMeasure) log(t *testing.T, trajectories int) {
+	t.Logf("trajectories: %d, tool outputs: %d", trajectories, m.calls)
+	t.Logf("size: %d -> %d bytes (%.1f%% smaller)", m.bytesBefore, m.bytesAfter, 100-pct(m.bytesAfter, m.bytesBefore))
+	t.Logf("tokens len/4: %d -> %d (%.1f%% smaller)", m.bytesBefore/4, m.bytesAfter/4, 100-pct(m.bytesAfter/4, m.bytesBefore/4))
+	t.Logf("tokens gpt-4o (budget.NewCounter): %d -> %d (%.1f%% smaller)", m.tokBefore, m.tokAfter, 100-pct(m.tokAfter, m.tokBefore))
+	tools := make([]string, 0, len(m.perTool))
+	for k := range m.perTool {
 		tools = append(tools, k)
 	}
 	sort.Strings(tools)
 	for _, k := range tools {
-		t.Logf("  %-12s %8d -> %6d tokens", k, perTool[k][0], perTool[k][1])
+		t.Logf("  %-12s %8d -> %6d tokens", k, m.perTool[k][0], m.perTool[k][1])
 	}
-	t.Logf("file paths named in calls: %d, in facts: %d (%.1f%%), in facts or digest: %d (%.1f%%)", paths, pathsInFacts, pct(pathsInFacts, paths), pathsInEither, pct(pathsInEither, paths))
-	t.Logf("exception names in outputs: %d, in facts: %d (%.1f%%)", excs, excsKept, pct(excsKept, excs))
-	t.Logf("non-zero exit statuses: %d, kept: %d (%.1f%%)", exits, exitsKept, pct(exitsKept, exits))
-	for i, m := range missedPaths {
+	t.Logf("file paths named in calls: %d, in facts: %d (%.1f%%), in facts or digest: %d (%.1f%%)", m.paths, m.pathsInFacts, pct(m.pathsInFacts, m.paths), m.pathsInEither, pct(m.pathsInEither, m.paths))
+	t.Logf("exception names in outputs: %d, in facts: %d (%.1f%%)", m.excs, m.excsKept, pct(m.excsKept, m.excs))
+	t.Logf("non-zero exit statuses: %d, kept: %d (%.1f%%)", m.exits, m.exitsKept, pct(m.exitsKept, m.exits))
+	for i, s := range m.missedPaths {
 		if i == 15 {
 			break
 		}
-		t.Logf("missed path: %s", m)
+		t.Logf("missed path: %s", s)
 	}
-	for i, m := range missedExcs {
+	for i, s := range m.missedExcs {
 		if i == 15 {
 			break
 		}
-		t.Logf("missed exception: %s", m)
+		t.Logf("missed exception: %s", s)
 	}
-	assert.GreaterOrEqual(t, 100-pct(tokAfter, tokBefore), 85.0, "token reduction")
-	assert.GreaterOrEqual(t, pct(pathsInEither, paths), 98.0, "path retention")
-	assert.GreaterOrEqual(t, pct(excsKept, excs), 90.0, "exception retention")
-	assert.Equal(t, exits, exitsKept, "every non-zero exit status kept")
+}
+
+// pct is a as a percentage of b, 100 when b is 0.
+func pct(a, b int) float64 {
+	if b == 0 {
+		return 100
+	}
+	return 100 * float64(a) / float64(b)
 }

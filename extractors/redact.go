@@ -183,3 +183,17 @@ func looksSecret(v string) bool {
 	}
 	return letters > 0 && digits > 0
 }
+
+// redacting wraps an extractor so that its facts and metadata are redacted.
+func redacting(f Func) Extractor {
+	return Func(func(call Call, output string) ToolSummary {
+		s := f(call, output)
+		for i, k := range s.KeyFacts {
+			s.KeyFacts[i] = Redact(k)
+		}
+		for k, v := range s.Metadata {
+			s.Metadata[k] = Redact(v)
+		}
+		return s
+	})
+}

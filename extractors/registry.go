@@ -72,7 +72,7 @@ func WithToolMaxFacts(name string, n int) RegistryOption {
 	}
 }
 
-// WithVerbatim marks tools whose outputs are kept verbatim: [Registry.Keep]
+// WithVerbatim marks tools whose outputs are kept verbatim: [Registry.Verbatim]
 // reports true for them and the engine never masks their outputs.
 // [Registry.Extract] still summarizes them when asked (the rule-based digest
 // uses it).
@@ -233,10 +233,10 @@ func (r *Registry) config(name string) toolConfig {
 	return c
 }
 
-// Keep reports whether the outputs of tool name are configured to be kept
+// Verbatim reports whether the outputs of tool name are configured to be kept
 // verbatim ([WithVerbatim]); the engine then never masks them. Safe for
 // concurrent use.
-func (r *Registry) Keep(name string) bool {
+func (r *Registry) Verbatim(name string) bool {
 	return r.config(name).verbatim
 }
 

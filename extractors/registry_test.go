@@ -58,11 +58,11 @@ func TestRegistryOptions(t *testing.T) {
 	assert.Len(t, r.Extract(Call{Name: "WIDE"}, "").KeyFacts, 5)
 	noise := r.Extract(Call{Name: "noise"}, "a\nb\n")
 	assert.Equal(t, []string{"output dropped: 2 lines, 4 B"}, noise.KeyFacts)
-	assert.True(t, r.Keep("KeepMe"))
-	assert.False(t, r.Keep("noise"))
-	assert.False(t, r.Keep("narrow"))
+	assert.True(t, r.Verbatim("KeepMe"))
+	assert.False(t, r.Verbatim("noise"))
+	assert.False(t, r.Verbatim("narrow"))
 	r.Alias("kept_alias", "keepme")
-	assert.True(t, r.Keep("kept_alias"))
+	assert.True(t, r.Verbatim("kept_alias"))
 	assert.Len(t, Default().Extract(Call{Name: "x"}, "a\nb").KeyFacts, 3, "fallback facts")
 }
 
@@ -104,7 +104,7 @@ func TestRegistryConcurrent(t *testing.T) {
 				r.Alias(fmt.Sprintf("alias%d", i), name)
 				s := r.Extract(Call{Name: name}, "x")
 				assert.NotEmpty(t, s.KeyFacts)
-				r.Keep(name)
+				r.Verbatim(name)
 				r.Extract(Call{Name: "bash", Arguments: `{"command":"cat a.py"}`}, "import os\n")
 			}
 		}(i)

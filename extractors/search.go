@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/agentcompact/compact/internal/shellwords"
 )
 
 // searchOpts describes a search command as far as it is known.
@@ -49,107 +51,12 @@ func searchSummary(tool string, o searchOpts, env envelope) ToolSummary {
 	if len(o.paths) > 0 {
 		s.KeyFacts = append(s.KeyFacts, "In: "+shorten(strings.Join(o.paths, ", "), 120))
 	}
-	counts := map[string]int{}
-	var order []string
-	add := func(file string, n int) {
-		if _, ok := counts[file]; !ok {
-			order = append(order, file)
-		}
-		counts[file] += n
+	t := searchTally{o: o, counts: map[string]int{}, sweTotal: -1}
+	eachLine(body, func(i int, line string) bool { return t.line(&s, i, line) })
+	if t.sweTotal >= 0 {
+		t.matches = t.sweTotal
 	}
-	matches, lines := 0, 0
-	sweTotal := -1
-	eachLine(body, func(i int, line string) bool {
-		line = strings.TrimRight(line, "\r")
-		if strings.TrimSpace(line) == "" || line == "--" {
-			return true
-		}
-		lines++
-		if len(line) > 4096 {
-			line = line[:4096]
-		}
-		// SWE-agent search_dir / search_file / find_file.
-		if i == 0 {
-			if m := sweFoundRe.FindStringSubmatch(line); m != nil {
-				sweTotal, _ = strconv.Atoi(m[1])
-				if o.pattern == "" {
-					s.KeyFacts = append(s.KeyFacts, "Pattern: "+shorten(m[2], 80))
-					s.Metadata[MetaPattern] = m[2]
-				}
-				if len(o.paths) == 0 {
-					s.KeyFacts = append(s.KeyFacts, "In: "+shorten(m[3], 120))
-				}
-				return true
-			}
-			if m := sweNoMatchRe.FindStringSubmatch(line); m != nil {
-				sweTotal = 0
-				return false
-			}
-		}
-		if sweTotal >= 0 {
-			if strings.HasPrefix(line, "End of matches") {
-				return true
-			}
-			if m := sweDirHitRe.FindStringSubmatch(line); m != nil {
-				n, _ := strconv.Atoi(m[2])
-				add(m[1], n)
-				return true
-			}
-			if sweLineHitRe.MatchString(line) {
-				matches++
-				return true
-			}
-			add(strings.TrimSpace(line), 1)
-			return true
-		}
-		switch {
-		case o.filesOnly:
-			for _, e := range listEntries(o.tool, line) {
-				add(e, 1)
-				matches++
-			}
-		case o.counts:
-			if k := strings.LastIndexByte(line, ':'); k > 0 {
-				n, err := strconv.Atoi(line[k+1:])
-				if err == nil {
-					if n > 0 {
-						add(line[:k], n)
-					}
-					matches += n
-					return true
-				}
-			}
-			matches++
-		case o.multi:
-			file, isMatch := grepFile(line)
-			if file != "" {
-				if isMatch {
-					add(file, 1)
-					matches++
-				} else {
-					add(file, 0)
-				}
-			} else {
-				matches++
-			}
-		default:
-			// Single file: "12:text" matches, "12-text" context lines.
-			if _, rest, ok := cutLineNo(line); ok && strings.HasPrefix(rest, "-") {
-				return true
-			}
-			if o.context && isLiteral(o.pattern) && !strings.Contains(line, o.pattern) {
-				return true // a context line
-			}
-			matches++
-		}
-		return true
-	})
-	if sweTotal >= 0 && matches == 0 && len(counts) == 0 {
-		matches = sweTotal
-	} else if sweTotal >= 0 {
-		matches = sweTotal
-	}
-	files := len(order)
+	files := len(t.order)
 	if env.hasExit && env.exit > 1 || env.timedOut {
 		s.Status = StatusError
 		if e := firstLine(body); e != "" {
@@ -159,26 +66,154 @@ func searchSummary(tool string, o searchOpts, env envelope) ToolSummary {
 		return s
 	}
 	switch {
-	case matches == 0 && files == 0:
+	case t.matches == 0 && files == 0:
 		s.KeyFacts = append(s.KeyFacts, "No matches")
-	case o.filesOnly && sweTotal < 0:
+	case o.filesOnly && t.sweTotal < 0:
 		s.KeyFacts = append(s.KeyFacts, fmt.Sprintf("Found: %d %s", files, plural(files, "path", "paths")))
 	case files > 0:
-		s.KeyFacts = append(s.KeyFacts, fmt.Sprintf("Matches: %d in %d %s", matches, files, plural(files, "file", "files")))
+		s.KeyFacts = append(s.KeyFacts, fmt.Sprintf("Matches: %d in %d %s", t.matches, files, plural(files, "file", "files")))
 	default:
-		s.KeyFacts = append(s.KeyFacts, fmt.Sprintf("Matches: %d", matches))
+		s.KeyFacts = append(s.KeyFacts, fmt.Sprintf("Matches: %d", t.matches))
 	}
 	if files > 0 {
-		top := topFiles(order, counts, maxTopFiles, !o.filesOnly || sweTotal >= 0)
+		top := topFiles(t.order, t.counts, maxTopFiles, !o.filesOnly || t.sweTotal >= 0)
 		s.KeyFacts = append(s.KeyFacts, "Top: "+top)
 	}
 	if env.elided > 0 {
 		s.KeyFacts = append(s.KeyFacts, fmt.Sprintf("%d chars elided", env.elided))
 		s.Status = StatusPartial
 	}
-	s.Metadata[MetaLines] = itoa(lines)
+	s.Metadata[MetaLines] = itoa(t.lines)
 	s.Metadata[MetaBytes] = itoa(len(body))
 	return s
+}
+
+// searchTally counts the matches and files of a search output, line by
+// line.
+type searchTally struct {
+	o        searchOpts
+	counts   map[string]int // matches per file
+	order    []string       // the files, first seen first
+	matches  int
+	lines    int // non-blank lines
+	sweTotal int // the total of SWE-agent's "Found N matches" header, -1 without one
+}
+
+// add counts n matches in file.
+func (t *searchTally) add(file string, n int) {
+	if _, ok := t.counts[file]; !ok {
+		t.order = append(t.order, file)
+	}
+	t.counts[file] += n
+}
+
+// line reads line i of the output; the pattern and place of a SWE-agent
+// header go to s. It returns false when the rest of the output tells
+// nothing more.
+func (t *searchTally) line(s *ToolSummary, i int, line string) bool {
+	line = strings.TrimRight(line, "\r")
+	if strings.TrimSpace(line) == "" || line == "--" {
+		return true
+	}
+	t.lines++
+	if len(line) > 4096 {
+		line = line[:4096]
+	}
+	if i == 0 {
+		if header, more := t.sweHeader(s, line); header {
+			return more
+		}
+	}
+	if t.sweTotal >= 0 {
+		t.sweLine(line)
+		return true
+	}
+	switch {
+	case t.o.filesOnly:
+		for _, e := range listEntries(t.o.tool, line) {
+			t.add(e, 1)
+			t.matches++
+		}
+	case t.o.counts:
+		t.countLine(line)
+	case t.o.multi:
+		file, isMatch := grepFile(line)
+		switch {
+		case file == "":
+			t.matches++
+		case isMatch:
+			t.add(file, 1)
+			t.matches++
+		default:
+			t.add(file, 0)
+		}
+	default:
+		// Single file: "12:text" matches, "12-text" context lines.
+		if _, rest, ok := cutLineNo(line); ok && strings.HasPrefix(rest, "-") {
+			return true
+		}
+		if t.o.context && isLiteral(t.o.pattern) && !strings.Contains(line, t.o.pattern) {
+			return true // a context line
+		}
+		t.matches++
+	}
+	return true
+}
+
+// sweHeader reads the first line of a SWE-agent search_dir, search_file
+// or find_file output ("Found N matches for "p" in d:", "No matches found
+// for ..."). It reports whether the line is such a header and whether the
+// lines after it are worth reading.
+func (t *searchTally) sweHeader(s *ToolSummary, line string) (header, more bool) {
+	if m := sweFoundRe.FindStringSubmatch(line); m != nil {
+		t.sweTotal, _ = strconv.Atoi(m[1])
+		if t.o.pattern == "" {
+			s.KeyFacts = append(s.KeyFacts, "Pattern: "+shorten(m[2], 80))
+			s.Metadata[MetaPattern] = m[2]
+		}
+		if len(t.o.paths) == 0 {
+			s.KeyFacts = append(s.KeyFacts, "In: "+shorten(m[3], 120))
+		}
+		return true, true
+	}
+	if sweNoMatchRe.MatchString(line) {
+		t.sweTotal = 0
+		return true, false
+	}
+	return false, true
+}
+
+// sweLine reads a line after a SWE-agent header: "file (N matches)",
+// "Line N: text" or a file name.
+func (t *searchTally) sweLine(line string) {
+	if strings.HasPrefix(line, "End of matches") {
+		return
+	}
+	if m := sweDirHitRe.FindStringSubmatch(line); m != nil {
+		n, _ := strconv.Atoi(m[2])
+		t.add(m[1], n)
+		return
+	}
+	if sweLineHitRe.MatchString(line) {
+		t.matches++
+		return
+	}
+	t.add(strings.TrimSpace(line), 1)
+}
+
+// countLine reads a line of grep -c: "file:N" (or "N" for one file).
+func (t *searchTally) countLine(line string) {
+	if k := strings.LastIndexByte(line, ':'); k > 0 {
+		n, err := strconv.Atoi(line[k+1:])
+		if err == nil {
+			if n > 0 {
+				t.add(line[:k], n)
+			}
+			t.matches += n
+			return
+		}
+	}
+	t.matches++
 }
 
 // grepFile splits a grep -r/-H line "path:12:text", "path:text" (match) or
@@ -248,13 +283,6 @@ func topFiles(order []string, counts map[string]int, n int, withCounts bool) str
 	return out
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // searchExtract is the extractor of search tools (grep, rg, search_dir,
 // search_file, find_file, find, glob, ls, ...). It reads the pattern and
 // directory from the arguments and counts matches and files in the output.
@@ -277,11 +305,11 @@ func searchExtract(call Call, output string) ToolSummary {
 	}
 	if cmd := a.str("command"); cmd != "" && a.str(patternKeys...) == "" {
 		// SWE-agent "search_dir term [dir]" / "find_file name [dir]".
-		w := parseShell(cmd)
-		if len(w) > 0 && len(w[0].args) >= 2 {
-			o.pattern = w[0].args[1]
-			if len(w[0].args) >= 3 {
-				o.paths = []string{w[0].args[2]}
+		w := shellwords.Parse(cmd)
+		if len(w) > 0 && len(w[0].Args) >= 2 {
+			o.pattern = w[0].Args[1]
+			if len(w[0].Args) >= 3 {
+				o.paths = []string{w[0].Args[2]}
 			}
 		}
 	}

@@ -2,597 +2,306 @@ package extractors
 
 import (
 	"fmt"
-	"path"
-	"regexp"
 	"strings"
 )
 
-// opKind classifies one pipeline of a shell command.
-type opKind int
-
-const (
-	opNone   opKind = iota // cd, export, ...: no output worth describing
-	opWrite                // writes files, prints nothing
-	opEcho                 // echo/printf to stdout
-	opMisc                 // git add, mkdir -v, ...: little output
-	opRead                 // cat, nl, head, tail, sed -n
-	opSearch               // grep, rg, find, ls
-	opGit                  // git diff/log/status/show
-	opExec                 // python script, make, ...
-	opHTTP                 // curl, wget
-	opSQL                  // sqlite3, psql, mysql
-	opTest                 // pytest, go test, runtests.py, ...
-)
-
-// shellOp is what one pipeline does.
-type shellOp struct {
-	kind   opKind
-	reads  []string // files read
-	rng    string   // line range of a read ("10-20", "1-50", "last 20")
-	search searchOpts
-	gitSub string
-	url    string
-	query  string
-	writes []shellWrite
-	text   string // the pipeline, re-quoted
-}
-
-// shellPlan is what a whole command line does.
-type shellPlan struct {
-	display string // the command, compacted for a fact
-	ops     []shellOp
-}
-
-var sedRangeRe = regexp.MustCompile(`^(\d+)(?:,(\d+|\$))?p$`)
-
-// testRunners are commands (base names) that run tests.
-var testRunners = map[string]bool{
-	"pytest": true, "py.test": true, "tox": true, "nox": true, "jest": true, "vitest": true,
-	"mocha": true, "phpunit": true, "rspec": true, "ctest": true, "runtests.py": true,
-	"runtests": true, "gotestsum": true, "nosetests": true, "trial": true, "ava": true,
-}
-
-// planShell parses a command line into the operations of its pipelines.
-func planShell(cmdline string) shellPlan {
-	cmds := parseShell(cmdline)
-	var p shellPlan
-	p.display = displayCommand(cmdline)
-	for i := 0; i < len(cmds); {
-		j := i + 1
-		for j < len(cmds) && cmds[j].sep == "|" {
-			j++
-		}
-		op := classifyPipeline(cmds[i:j])
-		op.text = pipelineText(cmds[i:j])
-		p.ops = append(p.ops, op)
-		i = j
+// shellExtract is the extractor of shell tools (bash, execute, shell, ...).
+// It parses the command line (argument "command", "cmd", ... or the raw
+// input), routes the output to the matching analysis (file read, search,
+// test run, git, HTTP, SQL, plain command) and adds the files the command
+// writes (heredocs, redirections, sed -i, rm, mv, ...), the exit status in
+// its common forms and the exceptions raised.
+func shellExtract(call Call, output string) ToolSummary {
+	a := parseArgs(call.Arguments)
+	cmdline := a.str(commandKeys...)
+	if cmdline == "" && a.m == nil {
+		cmdline = a.raw
 	}
-	return p
+	env := unwrap(output)
+	plan := planShell(cmdline)
+	return shellSummary(call.Name, cmdline, plan, env)
 }
 
-// displayCommand compacts a command line for a fact: first line, without a
-// leading "cd DIR &&", at most 160 bytes.
-func displayCommand(cmdline string) string {
-	c := strings.TrimSpace(cmdline)
-	for strings.HasPrefix(c, "cd ") {
-		i := strings.Index(c, "&&")
-		if i < 0 || strings.Contains(c[:i], "\n") {
-			break
-		}
-		c = strings.TrimSpace(c[i+2:])
+// shellSummary combines a plan and an output.
+func shellSummary(tool, cmdline string, plan shellPlan, env envelope) ToolSummary {
+	op, reads, writes := plan.primary()
+	if strings.Contains(strings.TrimSpace(cmdline), "\n") && op.text != "" {
+		// Multi-line command (here-documents, scripts): show the pipeline
+		// whose output this is.
+		plan.display = shorten(op.text, 160)
 	}
-	first := c
-	if i := strings.IndexByte(c, '\n'); i >= 0 {
-		first = strings.TrimSpace(c[:i])
-		rest := strings.Count(c[i:], "\n")
-		if rest > 0 {
-			first += fmt.Sprintf(" … (+%d lines)", rest)
+	s, showCmd := opSummary(tool, op, reads, len(writes) > 0, env)
+	if s.Metadata == nil {
+		s.Metadata = map[string]string{}
+	}
+	s.Metadata[MetaCommand] = commandSummary(cmdline, plan)
+	if op.kind == opTest {
+		s.Metadata[MetaKind] = KindTest
+	}
+	var head []string
+	if showCmd && plan.display != "" {
+		head = append(head, "$ "+plan.display)
+	}
+	head = append(head, exitFacts(&s, op, env)...)
+	wf := writeFacts(writes)
+	var modified []string
+	for _, w := range writes {
+		modified = append(modified, w.path)
+	}
+	if len(modified) > 0 {
+		s.Metadata[MetaFilesModified] = strings.Join(dedupeStrings(modified), "\n")
+	}
+	if op.kind != opRead {
+		wf = append(wf, alsoRead(&s, reads, plan.display, showCmd)...)
+	}
+	s.KeyFacts = orderFacts(head, s.KeyFacts, wf, op.kind, env.exit)
+	s.Tool = tool
+	return s
+}
+
+// primary returns the pipeline whose output is described (the
+// highest-ranked one; the last of equal rank), with the files all the
+// pipelines read and write.
+func (p shellPlan) primary() (op shellOp, reads []string, writes []shellWrite) {
+	best := -1
+	for i, o := range p.ops {
+		writes = append(writes, o.writes...)
+		reads = append(reads, o.reads...)
+		if best < 0 || o.kind >= p.ops[best].kind {
+			best = i
 		}
 	}
-	return shorten(first, 160)
+	if best >= 0 {
+		op = p.ops[best]
+	}
+	return op, reads, writes
 }
 
-// fileArgs returns the non-option arguments after skip leading ones.
-func fileArgs(args []string, skip int) []string {
-	var out []string
-	for k := skip; k < len(args); k++ {
-		a := args[k]
-		if a == "" || strings.HasPrefix(a, "-") && a != "-" {
-			continue
+// opSummary summarizes the output by the kind of the primary pipeline op:
+// a file read, a search, git, HTTP, SQL or a plain command (writes says
+// whether the command writes files). It reports whether the command
+// itself is worth a fact.
+func opSummary(tool string, op shellOp, reads []string, writes bool, env envelope) (s ToolSummary, showCmd bool) {
+	showCmd = true
+	switch op.kind {
+	case opRead:
+		p := strings.Join(dedupeStrings(reads), ", ")
+		s = fileReadSummary(tool, p, env, op.rng)
+		if len(reads) > 1 {
+			// Several files: content facts would mix them.
+			s.KeyFacts = keepPrefixed(s.KeyFacts, "File: ", "Lines: ", "Exceptions: ", "Error: ", "exit ")
+			s.Metadata[MetaDefines] = ""
 		}
-		out = append(out, a)
+		s.Metadata[MetaFilesRead] = strings.Join(dedupeStrings(reads), "\n")
+		showCmd = false
+	case opSearch:
+		s = searchSummary(tool, op.search, env)
+		showCmd = op.search.pattern == "" && len(op.search.paths) == 0
+	case opGit:
+		s = gitSummary(tool, op.gitSub, env)
+	case opHTTP:
+		s = httpSummary(tool, op.url, env)
+	case opSQL:
+		s = sqlSummary(tool, op.query, env)
+	default:
+		s = execSummary(tool, op.kind == opTest, env)
+		if op.kind == opWrite || op.kind == opNone {
+			showCmd = !writes
+		}
 	}
-	return out
+	return s, showCmd
 }
 
-// classifyPipeline classifies one pipeline (commands joined by |).
-func classifyPipeline(cmds []simpleCmd) shellOp {
-	c := cmds[0]
-	name := c.name()
-	op := shellOp{}
-	// Output redirected to a file: the pipeline writes that file.
-	last := cmds[len(cmds)-1]
-	if f, appendMode := last.outFile(); f != "" {
-		how := "wrote"
-		if appendMode {
-			how = "appended"
-		}
-		lines := -1
-		if c.hasHere && (name == "cat" || name == "tee") {
-			lines = lineCount(c.heredoc)
-		} else if name == "echo" || name == "printf" {
-			lines = 1
-			if len(c.args) > 1 {
-				lines = strings.Count(strings.Join(c.args[1:], " "), "\n") + 1
-			}
-		}
-		op.writes = append(op.writes, shellWrite{path: f, how: how, lines: lines})
-		if name == "cat" || name == "echo" || name == "printf" || name == "tee" {
-			op.kind = opWrite
-			return op
-		}
-	}
-	for _, x := range cmds {
-		if x.name() == "tee" {
-			for _, f := range fileArgs(x.args, 1) {
-				lines := -1
-				if x.hasHere {
-					lines = lineCount(x.heredoc)
-				}
-				op.writes = append(op.writes, shellWrite{path: f, how: "wrote", lines: lines})
+// exitFacts records the exit status, a time-out and elided output in s
+// and returns the facts that lead the summary ("exit 1", "timed out"). A
+// grep or diff exit 1 means "no match" or "differs", not a failure.
+func exitFacts(s *ToolSummary, op shellOp, env envelope) []string {
+	var head []string
+	if env.hasExit {
+		s.Metadata[MetaExitCode] = itoa(env.exit)
+		if env.exit != 0 {
+			head = append(head, "exit "+itoa(env.exit))
+			if !(env.exit == 1 && (op.kind == opSearch || op.kind == opRead && strings.TrimSpace(env.body) == "")) {
+				s.Status = StatusError
 			}
 		}
 	}
-	// Downstream commands that shape a read: sed -n 'a,bp', head, tail, grep.
-	downRange := ""
-	var downGrep *simpleCmd
-	for k := 1; k < len(cmds); k++ {
-		d := cmds[k]
-		switch d.name() {
-		case "sed":
-			if r := sedPrintRange(d.args); r != "" {
-				downRange = r
-			}
-		case "head":
-			downRange = headRange(d.args, true)
-		case "tail":
-			downRange = headRange(d.args, false)
-		case "grep", "egrep", "fgrep", "rg":
-			if downGrep == nil {
-				dd := d
-				downGrep = &dd
-			}
-		case "xargs":
-			if len(d.args) > 1 {
-				sub := simpleCmd{args: cleanArgs(fileArgsKeepAll(d.args[1:]))}
-				if n := sub.name(); n == "grep" || n == "egrep" || n == "rg" {
-					dd := sub
-					downGrep = &dd
-				}
-			}
+	if env.timedOut {
+		head = append(head, "timed out")
+		s.Status = StatusError
+		s.Metadata[MetaError] = "timed out"
+	}
+	if env.elided > 0 && !containsPrefix(s.KeyFacts, fmt.Sprintf("%d chars elided", env.elided)) {
+		s.KeyFacts = append(s.KeyFacts, fmt.Sprintf("%d chars elided", env.elided))
+		s.Status = statusMax(s.Status, StatusPartial)
+	}
+	return head
+}
+
+// alsoRead records in s the files the command read that no fact names
+// (not in the displayed command, or the command is not shown) and returns
+// the fact "Also read: ..." for them, if any.
+func alsoRead(s *ToolSummary, reads []string, display string, showCmd bool) []string {
+	var also []string
+	for _, r := range reads {
+		if !strings.Contains(display, r) || !showCmd {
+			also = append(also, r)
 		}
 	}
-	switch name {
-	case "", "cd", "export", "source", ".", "set", "unset", "true", "false", ":", "pushd", "popd", "alias", "clear", "sleep", "wait":
-		op.kind = opNone
-	case "file", "wc", "stat", "md5sum", "sha256sum":
-		op.kind = opExec
-		op.reads = fileArgs(c.args, 1)
-	case "cat", "nl", "less", "more", "bat", "view", "head", "tail", "strings", "xxd", "hexdump", "od":
-		op.kind = opRead
-		op.reads = fileArgs(c.args, 1)
-		switch name {
-		case "head":
-			op.rng = headRange(c.args, true)
-			op.reads = fileArgsSkipValues(c.args, "-n", "-c")
-		case "tail":
-			op.rng = headRange(c.args, false)
-			op.reads = fileArgsSkipValues(c.args, "-n", "-c")
-		}
-		if downRange != "" {
-			op.rng = downRange
-		}
-		if downGrep != nil {
-			op.kind = opSearch
-			op.search = grepOpts(*downGrep)
-			op.search.paths = append(op.search.paths, op.reads...)
-			op.search.multi = false
-		}
-		if len(op.reads) == 0 && op.kind == opRead {
-			op.kind = opMisc
-		}
-	case "sed", "gsed", "perl":
-		if hasFlagPrefix(c.args, "-i") || name == "perl" && hasFlagPrefix(c.args, "-pi") {
-			op.kind = opWrite
-			expr, files := sedExprFiles(c.args)
-			for _, f := range files {
-				op.writes = append(op.writes, shellWrite{path: f, how: "edited", lines: -1, detail: expr})
-			}
-			return op
-		}
-		op.kind = opRead
-		op.rng = sedPrintRange(c.args)
-		_, op.reads = sedExprFiles(c.args)
-		if downRange != "" {
-			op.rng = downRange
-		}
-		if downGrep != nil {
-			op.kind = opSearch
-			op.search = grepOpts(*downGrep)
-			op.search.paths = op.reads
-			op.search.multi = false
-		}
-	case "awk":
-		op.kind = opRead
-		op.reads = fileArgs(c.args, 2)
-	case "grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep":
-		op.kind = opSearch
-		op.search = grepOpts(c)
-	case "find", "fd", "locate":
-		op.kind = opSearch
-		op.search = findOpts(c)
-		if downGrep != nil {
-			g := grepOpts(*downGrep)
-			g.paths = op.search.paths
-			g.multi = true
-			op.search = g
-		}
-	case "ls", "tree", "dir", "du":
-		op.kind = opSearch
-		op.search = searchOpts{tool: name, paths: fileArgs(c.args, 1), filesOnly: true}
-		if downGrep != nil {
-			op.search.pattern = grepOpts(*downGrep).pattern
-		}
-	case "echo", "printf":
-		op.kind = opEcho
-	case "rm", "rmdir", "unlink":
-		op.kind = opWrite
-		for _, f := range fileArgs(c.args, 1) {
-			op.writes = append(op.writes, shellWrite{path: f, how: "removed", lines: -1})
-		}
-	case "mkdir", "touch":
-		op.kind = opWrite
-		for _, f := range fileArgs(c.args, 1) {
-			op.writes = append(op.writes, shellWrite{path: f, how: "created", lines: -1})
-		}
-	case "mv", "cp", "ln", "install":
-		op.kind = opWrite
-		fa := fileArgs(c.args, 1)
-		if len(fa) >= 2 {
-			how := map[string]string{"mv": "moved", "cp": "copied", "ln": "linked", "install": "installed"}[name]
-			dst := fa[len(fa)-1]
-			op.writes = append(op.writes, shellWrite{path: dst, how: how, lines: -1, detail: "from " + strings.Join(fa[:len(fa)-1], ", ")})
-		}
-	case "chmod", "chown":
-		op.kind = opMisc
-	case "git":
-		op.kind, op.gitSub = gitOp(c.args)
-	case "curl", "wget", "http", "https", "httpie":
-		op.kind = opHTTP
-		for _, a := range c.args[1:] {
-			if strings.HasPrefix(a, "http://") || strings.HasPrefix(a, "https://") || strings.Contains(a, "://") {
-				op.url = a
+	if len(also) == 0 {
+		return nil
+	}
+	prev := s.Metadata[MetaFilesRead]
+	if prev != "" {
+		prev += "\n"
+	}
+	s.Metadata[MetaFilesRead] = prev + strings.Join(dedupeStrings(also), "\n")
+	return []string{"Also read: " + strings.Join(dedupeStrings(also), ", ")}
+}
+
+// orderFacts puts a shell summary's facts in order: head (the command,
+// the exit status), then the error facts, the writes wf and the rest of
+// the output facts; for reads and searches, whose file and pattern facts
+// identify the call, the rest comes before the errors. The error facts
+// come in a fixed order, so that a cap on the line cuts the longest last:
+// the main error (with the exception's name and location), the other
+// exceptions' names, the test summary, the failing tests. The output's
+// own "exit N" fact is dropped (head has it).
+func orderFacts(head, output, wf []string, kind opKind, exit int) []string {
+	errOrder := []string{"Error: ", "Exceptions: ", "Tests: ", "Failed: "}
+	byKind := make([][]string, len(errOrder))
+	var errs, rest []string
+	for _, f := range output {
+		k := -1
+		for i, p := range errOrder {
+			if strings.HasPrefix(f, p) {
+				k = i
 				break
 			}
 		}
-	case "sqlite3", "psql", "mysql", "duckdb", "sqlcmd":
-		op.kind = opSQL
-		if c.hasHere {
-			op.query = c.heredoc
-		} else if fa := fileArgs(c.args, 1); len(fa) > 0 {
-			op.query = fa[len(fa)-1]
-		}
-	case "jq":
-		op.kind = opExec
-	case "patch":
-		op.kind = opWrite
-	default:
-		op.kind = opExec
-		if isTestCommand(c.args) {
-			op.kind = opTest
+		switch {
+		case k >= 0:
+			byKind[k] = append(byKind[k], f)
+		case f != "exit "+itoa(exit):
+			rest = append(rest, f)
 		}
 	}
-	return op
+	for _, fs := range byKind {
+		errs = append(errs, fs...)
+	}
+	facts := make([]string, 0, len(head)+len(wf)+len(output))
+	facts = append(facts, head...)
+	if kind == opRead || kind == opSearch {
+		facts = append(facts, rest...)
+		facts = append(facts, errs...)
+		return append(facts, wf...)
+	}
+	facts = append(facts, errs...)
+	facts = append(facts, wf...)
+	return append(facts, rest...)
 }
 
-// fileArgsKeepAll returns args unchanged (xargs passes them through).
-func fileArgsKeepAll(args []string) []string { return append([]string(nil), args...) }
-
-// fileArgsSkipValues returns non-option arguments, skipping the values of
-// the given options (head -n 20 file).
-func fileArgsSkipValues(args []string, valued ...string) []string {
-	var out []string
-	for k := 1; k < len(args); k++ {
-		a := args[k]
-		if strings.HasPrefix(a, "-") {
-			for _, v := range valued {
-				if a == v {
-					k++
-				}
-			}
-			continue
+// execSummary summarizes a plain command's output: test summary,
+// exceptions, first error line, size, first and last lines.
+func execSummary(tool string, isTest bool, env envelope) ToolSummary {
+	s := ToolSummary{Tool: tool, Status: StatusSuccess, Metadata: map[string]string{MetaKind: KindExec}}
+	body := env.body
+	lines := countLines(body)
+	s.Metadata[MetaLines] = itoa(lines)
+	s.Metadata[MetaBytes] = itoa(len(body))
+	tr := scanTests(body)
+	s.KeyFacts = append(s.KeyFacts, tr.facts()...)
+	if tr.found && tr.failing {
+		s.Status = StatusError
+	}
+	if tr.summary != "" {
+		s.Metadata[MetaTests] = tr.summary
+	}
+	if len(tr.failed) > 0 {
+		s.Metadata[MetaFailedTests] = strings.Join(tr.failed, "\n")
+	}
+	excs, firstErr := scanErrors(body)
+	if len(excs) > 0 {
+		names := make([]string, len(excs))
+		full := make([]string, len(excs))
+		for i, e := range excs {
+			names[i], full[i] = e.name, e.String()
 		}
-		out = append(out, a)
+		s.KeyFacts = append(s.KeyFacts, "Error: "+shorten(full[0], 160))
+		if len(excs) > 1 {
+			s.KeyFacts = append(s.KeyFacts, "Exceptions: "+strings.Join(names[1:], ", "))
+		}
+		s.Metadata[MetaExceptions] = strings.Join(full, "\n")
+		s.Metadata[MetaError] = full[0]
+		if !env.hasExit {
+			s.Status = StatusError
+		}
+	} else if firstErr != "" && !tr.found {
+		s.KeyFacts = append(s.KeyFacts, "Error: "+shorten(firstErr, 160))
+		s.Metadata[MetaError] = firstErr
+		if !env.hasExit {
+			s.Status = StatusError
+		}
+	}
+	if t := strings.TrimSpace(body); len(t) < 4<<20 && (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) {
+		s.KeyFacts = append(s.KeyFacts, jsonFacts(t)...)
+	}
+	switch {
+	case strings.TrimSpace(body) == "":
+		if !env.timedOut {
+			s.KeyFacts = append(s.KeyFacts, "no output")
+		}
+	case !tr.found || lines > 1:
+		s.KeyFacts = append(s.KeyFacts, fmt.Sprintf("Output: %d %s", lines, plural(lines, "line", "lines")))
+		first, last := firstLine(body), lastLine(body)
+		if !tr.found {
+			if first != "" {
+				s.KeyFacts = append(s.KeyFacts, "First: "+shorten(first, 100))
+			}
+			if last != "" && last != first {
+				s.KeyFacts = append(s.KeyFacts, "Last: "+shorten(last, 100))
+			}
+		}
+	}
+	return s
+}
+
+// keepPrefixed keeps the facts that start with one of prefixes.
+func keepPrefixed(facts []string, prefixes ...string) []string {
+	var out []string
+	for _, f := range facts {
+		for _, p := range prefixes {
+			if strings.HasPrefix(f, p) {
+				out = append(out, f)
+				break
+			}
+		}
 	}
 	return out
 }
 
-func hasFlagPrefix(args []string, prefix string) bool {
-	for _, a := range args[1:] {
-		if strings.HasPrefix(a, prefix) || a == "--in-place" || strings.HasPrefix(a, "--in-place=") {
+func containsPrefix(facts []string, p string) bool {
+	for _, f := range facts {
+		if strings.HasPrefix(f, p) {
 			return true
 		}
 	}
 	return false
 }
 
-// sedExprFiles returns a sed command's expression and file operands.
-func sedExprFiles(args []string) (expr string, files []string) {
-	haveExpr := false
-	for k := 1; k < len(args); k++ {
-		a := args[k]
-		switch {
-		case a == "-e" || a == "--expression" || a == "-f":
-			if k+1 < len(args) {
-				if expr != "" {
-					expr += "; "
-				}
-				expr += args[k+1]
-				haveExpr = true
-				k++
-			}
-		case strings.HasPrefix(a, "-") && a != "-":
-		case !haveExpr:
-			expr, haveExpr = a, true
-		default:
-			files = append(files, a)
+// commandSummary is the command as kept in metadata (and in the digest):
+// the first line when the command is one line, else the pipelines' text
+// joined with " && ", at most 300 bytes.
+func commandSummary(cmdline string, plan shellPlan) string {
+	c := strings.TrimSpace(cmdline)
+	if !strings.Contains(c, "\n") {
+		return shorten(c, 300)
+	}
+	parts := make([]string, 0, len(plan.ops))
+	for _, op := range plan.ops {
+		if op.text != "" {
+			parts = append(parts, op.text)
 		}
 	}
-	return expr, files
-}
-
-// sedPrintRange returns the line range of "sed -n 'a,bp'", or "".
-func sedPrintRange(args []string) string {
-	if !hasFlagPrefix(args, "-n") {
-		return ""
-	}
-	expr, _ := sedExprFiles(args)
-	if m := sedRangeRe.FindStringSubmatch(strings.TrimSpace(expr)); m != nil {
-		if m[2] == "" {
-			return m[1]
-		}
-		return m[1] + "-" + m[2]
-	}
-	return ""
-}
-
-// headRange returns "1-N" for head -n N and "last N" for tail -n N.
-func headRange(args []string, head bool) string {
-	n := ""
-	for k := 1; k < len(args); k++ {
-		a := args[k]
-		switch {
-		case a == "-n" && k+1 < len(args):
-			n = strings.TrimPrefix(args[k+1], "+")
-			k++
-		case strings.HasPrefix(a, "-n"):
-			n = strings.TrimPrefix(a[2:], "+")
-		case len(a) > 1 && a[0] == '-' && isDigits(a[1:]):
-			n = a[1:]
-		}
-	}
-	if n == "" {
-		n = "10"
-	}
-	if !isDigits(n) {
-		return ""
-	}
-	if head {
-		return "1-" + n
-	}
-	return "last " + n
-}
-
-// grepOpts reads a grep/rg command line.
-func grepOpts(c simpleCmd) searchOpts {
-	o := searchOpts{tool: c.name()}
-	recursive := o.tool == "rg" || o.tool == "ag" || o.tool == "ack"
-	noName := false
-	var rest []string
-	for k := 1; k < len(c.args); k++ {
-		a := c.args[k]
-		switch {
-		case a == "-e" || a == "--regexp":
-			if k+1 < len(c.args) {
-				o.pattern = c.args[k+1]
-				k++
-			}
-		case a == "--include" || a == "--exclude" || a == "-A" || a == "-B" || a == "-C" || a == "-m" || a == "--max-count" || a == "-g" || a == "--glob" || a == "-t" || a == "--type" || a == "-f":
-			if a == "-A" || a == "-B" || a == "-C" {
-				o.context = true
-			}
-			k++
-		case strings.HasPrefix(a, "--"):
-			if a == "--files-with-matches" {
-				o.filesOnly = true
-			}
-			if a == "--count" {
-				o.counts = true
-			}
-			if a == "--recursive" {
-				recursive = true
-			}
-		case strings.HasPrefix(a, "-") && len(a) > 1:
-			flags := a[1:]
-			if strings.ContainsAny(flags, "rR") {
-				recursive = true
-			}
-			if strings.ContainsAny(flags, "lL") {
-				o.filesOnly = true
-			}
-			if strings.Contains(flags, "c") {
-				o.counts = true
-			}
-			if strings.Contains(flags, "h") {
-				noName = true
-			}
-			if strings.Contains(flags, "H") {
-				recursive = true
-			}
-			if strings.ContainsAny(flags, "ABC") {
-				o.context = true
-			}
-			if strings.ContainsAny(flags, "ABCm") && !isDigits(strings.TrimLeft(flags, "ABCmnirRlLchHwvEFPIos")) {
-				// -A3 style carries its value; a bare -A takes the next arg.
-				if last := flags[len(flags)-1]; last == 'A' || last == 'B' || last == 'C' || last == 'm' {
-					k++
-				}
-			}
-		default:
-			rest = append(rest, a)
-		}
-	}
-	if o.pattern == "" && len(rest) > 0 {
-		o.pattern, rest = rest[0], rest[1:]
-	}
-	o.paths = rest
-	o.multi = !noName && (recursive || len(rest) > 1)
-	return o
-}
-
-// findOpts reads a find command line.
-func findOpts(c simpleCmd) searchOpts {
-	o := searchOpts{tool: c.name(), filesOnly: true}
-	for k := 1; k < len(c.args); k++ {
-		a := c.args[k]
-		if strings.HasPrefix(a, "-") {
-			switch a {
-			case "-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-wholename":
-				if k+1 < len(c.args) {
-					if o.pattern != "" {
-						o.pattern += " "
-					}
-					o.pattern += c.args[k+1]
-					k++
-				}
-			case "-type", "-maxdepth", "-mindepth", "-newer", "-size", "-mtime", "-user", "-perm", "-exec", "-execdir":
-				if a == "-exec" || a == "-execdir" {
-					k = len(c.args)
-				} else {
-					k++
-				}
-			}
-			continue
-		}
-		if o.pattern == "" && len(o.paths) < 4 && c.name() == "find" {
-			o.paths = append(o.paths, a)
-		} else if c.name() != "find" && o.pattern == "" {
-			o.pattern = a
-		}
-	}
-	return o
-}
-
-// gitOp classifies a git command.
-func gitOp(args []string) (opKind, string) {
-	sub := ""
-	for k := 1; k < len(args); k++ {
-		a := args[k]
-		if a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" {
-			k++
-			continue
-		}
-		if strings.HasPrefix(a, "-") {
-			continue
-		}
-		sub = a
-		break
-	}
-	switch sub {
-	case "diff", "log", "show", "status", "blame", "grep", "branch", "stash", "apply", "checkout", "restore", "reset", "commit", "merge", "rebase", "cherry-pick", "shortlog", "ls-files", "rev-parse":
-		if sub == "grep" {
-			return opSearch, sub
-		}
-		return opGit, sub
-	}
-	return opMisc, sub
-}
-
-// isTestCommand reports whether argv runs a test suite.
-func isTestCommand(args []string) bool {
-	if len(args) == 0 {
-		return false
-	}
-	base := path.Base(args[0])
-	if testRunners[base] {
-		return true
-	}
-	rest := args[1:]
-	switch {
-	case strings.HasPrefix(base, "python"):
-		for k := 0; k < len(rest); k++ {
-			a := rest[k]
-			if a == "-m" && k+1 < len(rest) {
-				m := rest[k+1]
-				return m == "pytest" || m == "unittest" || m == "nose" || m == "tox" || m == "django" && k+2 < len(rest) && rest[k+2] == "test"
-			}
-			if strings.HasPrefix(a, "-") {
-				continue
-			}
-			b := path.Base(a)
-			return testRunners[b] || b == "manage.py" && k+1 < len(rest) && rest[k+1] == "test" || strings.HasPrefix(b, "test_") && strings.HasSuffix(b, ".py") && strings.Contains(a, "tests/")
-		}
-	case base == "go" || base == "cargo" || base == "dotnet" || base == "mvn" || base == "gradle" || base == "swift":
-		return len(rest) > 0 && rest[0] == "test"
-	case base == "npm" || base == "yarn" || base == "pnpm" || base == "bun":
-		return len(rest) > 0 && (rest[0] == "test" || rest[0] == "run" && len(rest) > 1 && strings.HasPrefix(rest[1], "test"))
-	case base == "npx" || base == "bunx":
-		return len(rest) > 0 && testRunners[rest[0]]
-	case base == "make":
-		return len(rest) > 0 && (rest[0] == "test" || rest[0] == "check")
-	case base == "test" && strings.Contains(args[0], "/"): // bin/test
-		return true
-	}
-	return false
-}
-
-// pipelineText re-quotes a pipeline for display (here-document bodies are
-// left out).
-func pipelineText(cmds []simpleCmd) string {
-	var b strings.Builder
-	for k, c := range cmds {
-		if k > 0 {
-			b.WriteString(" | ")
-		}
-		for i, a := range c.args {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(shellQuote(a))
-		}
-		for _, r := range c.redirects {
-			if strings.HasPrefix(r.target, "&") {
-				continue
-			}
-			b.WriteString(" " + r.op + " " + shellQuote(r.target))
-		}
-		if b.Len() > 400 {
-			break
-		}
-	}
-	return b.String()
-}
-
-// shellQuote quotes a word for display when it needs it.
-func shellQuote(w string) string {
-	if w == "" {
-		return "''"
-	}
-	if !strings.ContainsAny(w, " \t\n'\"$`\\|&;<>()*?[]{}!#~") {
-		return w
-	}
-	if i := strings.IndexByte(w, '\n'); i >= 0 {
-		w = w[:i] + "…"
-	}
-	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+	return shorten(strings.Join(parts, " && "), 300)
 }

@@ -2,7 +2,6 @@ package extractors
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -104,49 +103,21 @@ func humanBytes(n int) string {
 func eachLine(s string, fn func(i int, line string) bool) {
 	for i := 0; s != ""; i++ {
 		var line string
-		if j := strings.IndexByte(s, '\n'); j >= 0 {
-			line, s = s[:j], s[j+1:]
-		} else {
-			line, s = s, ""
-		}
+		line, s = cutLine(s)
 		if !fn(i, line) {
 			return
 		}
 	}
 }
 
-var (
-	// excLineRe matches an exception line: "ValueError: msg",
-	// "django.core.exceptions.FieldError: msg", "E   KeyError: 'x'",
-	// "AssertionError", "panic: runtime error: ...".
-	excLineRe = regexp.MustCompile(`^(?:E\s+)?((?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(?:Error|Exception|Exit|Interrupt|Failure|Warning|Fault|DoesNotExist|NotFound|Invalid|Denied|Timeout|Abort|Iteration))(?::\s?(.*))?$`)
-	// pyFrameRe matches a Python traceback frame: File "x.py", line 12, in f.
-	pyFrameRe = regexp.MustCompile(`^\s*File "([^"]+)", line (\d+)`)
-	// goPanicRe matches a Go panic line.
-	goPanicRe = regexp.MustCompile(`^panic: (.*)`)
-	// errLineRe matches lines that announce an error.
-	errLineRe = regexp.MustCompile(`(?i)^(?:[\w./-]+:\s*)?(?:\S+:\d+(?::\d+)?:\s*)?(?:error|fatal|fatal error|panic|E)(?:\[[^\]]*\])?[:!]\s|(?i)\b(?:command not found|no such file|permission denied|segmentation fault|syntaxerror|cannot find|undefined:|not found$)|\*\*\* .*Error \d+`)
-)
-
-// excInfo is one exception seen in an output.
-type excInfo struct {
-	name, msg, file, line string
-}
-
-// String renders "ValueError at foo.py:12: message".
-func (e excInfo) String() string {
-	s := e.name
-	if e.file != "" {
-		s += " at " + e.file + ":" + e.line
+// cutLine splits s after its first line: the line without its "\n", and
+// the rest ("" when s has one line).
+func cutLine(s string) (line, rest string) {
+	if j := strings.IndexByte(s, '\n'); j >= 0 {
+		return s[:j], s[j+1:]
 	}
-	if e.msg != "" {
-		s += ": " + shorten(strings.TrimSpace(e.msg), 100)
-	}
-	return s
+	return s, ""
 }
-
-// maxExceptions bounds the distinct exceptions reported per output.
-const maxExceptions = 10
 
 // lineAt returns the bounds of the line of s holding byte i.
 func lineAt(s string, i int) (start, end int) {
@@ -158,137 +129,6 @@ func lineAt(s string, i int) (start, end int) {
 		end += i
 	}
 	return start, end
-}
-
-// excSuffixes end the names excLineRe accepts; a line's first word is
-// checked against them before the regexp runs.
-var excSuffixes = []string{"Error", "Exception", "Exit", "Interrupt", "Failure", "Warning", "Fault",
-	"DoesNotExist", "NotFound", "Invalid", "Denied", "Timeout", "Abort", "Iteration"}
-
-// errWords are what an error line's head holds (errLineRe's first branch).
-var errWords = []string{"rror", "RROR", "atal", "ATAL", "anic", "ANIC"}
-
-// errPhrases may stand anywhere in an error line (errLineRe's other
-// branches); they are searched in the whole output.
-var errPhrases = []string{"command not found", "o such file", "O SUCH FILE", "ermission denied",
-	"ERMISSION DENIED", "egmentation fault", "annot find", "ndefined:", "not found", "*** "}
-
-// scanErrors returns the distinct exceptions raised in s (Python
-// tracebacks, pytest "E" lines, Go panics; first occurrence order, at most
-// maxExceptions) and the first line that looks like an error. Exception
-// lines are only recognized at the start of a line, so source code that
-// mentions exception names ("raise ValueError(...)") does not count.
-//
-// It runs in two cheap passes: one over line starts (indented lines are
-// skipped at once; a regexp only runs on a line whose first word ends like
-// an exception name or whose head holds an error word), and one memory
-// search per error phrase.
-func scanErrors(s string) (excs []excInfo, firstErr string) {
-	return scanErrorsOpt(s, true)
-}
-
-// scanExceptions is scanErrors without the search for the first error
-// line: it only reports exceptions.
-func scanExceptions(s string) []excInfo {
-	excs, _ := scanErrorsOpt(s, false)
-	return excs
-}
-
-// scanErrorsOpt is scanErrors; wantFirst false skips the error phrase
-// search (the first error line is then only a traceback, panic or
-// exception line).
-func scanErrorsOpt(s string, wantFirst bool) (excs []excInfo, firstErr string) {
-	seen := map[string]bool{}
-	firstPos := len(s) + 1
-	setFirst := func(pos int, line string) {
-		if pos < firstPos {
-			firstPos, firstErr = pos, line
-		}
-	}
-	for ls := 0; ls < len(s); {
-		le := strings.IndexByte(s[ls:], '\n')
-		if le < 0 {
-			le = len(s)
-		} else {
-			le += ls
-		}
-		line := s[ls:le]
-		pos := ls
-		ls = le + 1
-		if line == "" || line[0] == ' ' || line[0] == '\t' || line[0] == '\r' {
-			continue
-		}
-		if len(line) > 2000 {
-			line = line[:2000]
-		}
-		switch line[0] {
-		case 'T':
-			if strings.HasPrefix(line, "Traceback (most recent call last)") {
-				setFirst(pos, strings.TrimSpace(line))
-				continue
-			}
-		case 'p':
-			if strings.HasPrefix(line, "panic: ") {
-				trim := strings.TrimSpace(line)
-				if m := goPanicRe.FindStringSubmatch(trim); m != nil {
-					if !seen["panic"] && len(excs) < maxExceptions {
-						seen["panic"] = true
-						excs = append(excs, excInfo{name: "panic", msg: m[1]})
-					}
-					setFirst(pos, trim)
-					continue
-				}
-			}
-		}
-		// The first word, after pytest's "E   " prefix.
-		w := line
-		if len(w) > 2 && w[0] == 'E' && (w[1] == ' ' || w[1] == '\t') {
-			w = strings.TrimLeft(w[1:], " \t")
-		}
-		if i := strings.IndexAny(w, ": \r"); i >= 0 {
-			w = w[:i]
-		}
-		if hasAnySuffix(w, excSuffixes) {
-			trim := strings.TrimSpace(line)
-			if m := excLineRe.FindStringSubmatch(trim); m != nil {
-				if !seen[m[1]] && len(excs) < maxExceptions {
-					seen[m[1]] = true
-					e := excInfo{name: m[1], msg: m[2]}
-					e.file, e.line = tracebackFrame(s, pos)
-					excs = append(excs, e)
-				}
-				setFirst(pos, trim)
-				continue
-			}
-		}
-		if wantFirst && pos < firstPos {
-			head := line[:min(len(line), 160)]
-			if containsAny(head, errWords) || strings.HasPrefix(head, "E ") {
-				if trim := strings.TrimSpace(line); errLineRe.MatchString(trim) {
-					setFirst(pos, trim)
-				}
-			}
-		}
-	}
-	for _, p := range errPhrases {
-		if !wantFirst {
-			break
-		}
-		// Look at up to 64 occurrences before the first error found so far.
-		for off, n := 0, 0; n < 64 && off < min(len(s), firstPos); n++ {
-			i := strings.Index(s[off:min(len(s), firstPos)], p)
-			if i < 0 {
-				break
-			}
-			ls, le := lineAt(s, off+i)
-			off = le + 1
-			if trim := strings.TrimSpace(s[ls:min(le, ls+2000)]); errLineRe.MatchString(trim) {
-				setFirst(ls, trim)
-				break
-			}
-		}
-	}
-	return excs, firstErr
 }
 
 // hasAnySuffix reports whether w ends with one of suffixes.
@@ -311,51 +151,36 @@ func containsAny(s string, subs []string) bool {
 	return false
 }
 
-// tracebackFrame returns the location of the innermost frame of the Python
-// traceback that ends at the line starting at ls: the last 'File "x",
-// line N' line between the last "Traceback (most recent call last)" line
-// before ls and ls. It looks back at most 64 KiB.
-func tracebackFrame(s string, ls int) (file, line string) {
-	lo := max(0, ls-64<<10)
-	win := s[lo:ls]
-	tb := strings.LastIndex(win, "Traceback (most recent call last)")
-	if tb < 0 {
-		return "", ""
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
 	}
-	fr := strings.LastIndex(win[tb:], "File \"")
-	if fr < 0 {
-		return "", ""
-	}
-	fs, fe := lineAt(win, tb+fr)
-	if m := pyFrameRe.FindStringSubmatch(win[fs:fe]); m != nil {
-		return shortPath(m[1]), m[2]
-	}
-	return "", ""
+	return many
 }
 
-// shortPath trims long absolute paths to their last 3 elements.
-func shortPath(p string) string {
-	if strings.Count(p, "/") <= 3 {
-		return p
+// dedupeStrings removes repeats, keeping the first; it returns a new slice.
+func dedupeStrings(in []string) []string {
+	seen := make(map[string]bool, len(in))
+	out := make([]string, 0, len(in))
+	for _, s := range in {
+		if s == "" || seen[s] {
+			continue
+		}
+		seen[s] = true
+		out = append(out, s)
 	}
-	parts := strings.Split(p, "/")
-	return ".../" + strings.Join(parts[len(parts)-3:], "/")
+	return out
 }
 
-// errorSummary returns the main error of an output: the first exception
-// with its location, else the first error-looking line; "" when none.
-func errorSummary(s string) string {
-	excs, first := scanErrors(s)
-	if len(excs) > 0 {
-		return excs[0].String()
+// isDigits reports whether s is a non-empty run of ASCII digits.
+func isDigits(s string) bool {
+	if s == "" {
+		return false
 	}
-	return first
-}
-
-// detectStatus guesses the status of an output from its text alone.
-func detectStatus(s string) Status {
-	if errorSummary(s) != "" {
-		return StatusError
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
 	}
-	return StatusSuccess
+	return true
 }

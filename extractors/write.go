@@ -25,19 +25,7 @@ func writeExtract(call Call, output string) ToolSummary {
 	env := unwrap(output)
 	name := normName(call.Name)
 	s := ToolSummary{Tool: call.Name, Status: StatusSuccess, Metadata: map[string]string{MetaKind: KindWrite}}
-	p := a.str(pathKeys...)
-	sub := a.str("command")
-	if sub != "" && strings.ContainsAny(sub, " \n") {
-		// SWE-agent style: "edit 4:4\n…", "create reproduce.py".
-		w := strings.Fields(sub)
-		if len(w) > 1 && p == "" && !strings.Contains(w[1], ":") {
-			p = w[1]
-		}
-		sub = ""
-		if len(w) > 0 { // a command of blanks only has no sub-command
-			sub = w[0]
-		}
-	}
+	p, sub := writeTarget(a)
 	f := analyzeFile("", env.body)
 	if p == "" && f.path != "" {
 		p = f.path
@@ -49,30 +37,11 @@ func writeExtract(call Call, output string) ToolSummary {
 		s.KeyFacts = append(s.KeyFacts, "File: "+p)
 		s.Metadata[MetaPath] = p
 	}
-	// What changed.
-	oldS, hasOld := a.m["old_str"].(string)
-	if !hasOld {
-		oldS, hasOld = a.m["search"].(string)
-	}
-	newS := a.str("new_str", "replace", "replacement")
-	content := a.str("content", "contents", "file_text", "text", "data")
-	start, hasStart := a.int("start_line", "line", "insert_line", "line_number")
-	end, hasEnd := a.int("end_line")
-	switch {
-	case hasOld:
-		s.KeyFacts = append(s.KeyFacts, fmt.Sprintf("Replaced %d %s with %d", lineCount(oldS), plural(lineCount(oldS), "line", "lines"), lineCount(newS)))
-	case sub == "view":
+	if _, replaces := oldText(a); sub == "view" && !replaces {
 		return readExtract(call, output)
-	case hasStart && hasEnd:
-		s.KeyFacts = append(s.KeyFacts, fmt.Sprintf("Edited lines %d-%d: %d new %s", start, end, lineCount(content), plural(lineCount(content), "line", "lines")))
-	case hasStart:
-		s.KeyFacts = append(s.KeyFacts, fmt.Sprintf("Inserted %d %s at line %d", lineCount(content), plural(lineCount(content), "line", "lines"), start))
-	case name == "insert" || sub == "insert":
-		s.KeyFacts = append(s.KeyFacts, fmt.Sprintf("Inserted %d %s", lineCount(content), plural(lineCount(content), "line", "lines")))
-	case content != "":
-		s.KeyFacts = append(s.KeyFacts, fmt.Sprintf("Wrote %d %s", lineCount(content), plural(lineCount(content), "line", "lines")))
-	case name == "create" || sub == "create":
-		s.KeyFacts = append(s.KeyFacts, "Created")
+	}
+	if c := changeFact(a, name, sub); c != "" {
+		s.KeyFacts = append(s.KeyFacts, c)
 	}
 	if f.total > 0 {
 		s.KeyFacts = append(s.KeyFacts, fmt.Sprintf("Now %d lines", f.total))
@@ -81,26 +50,7 @@ func writeExtract(call Call, output string) ToolSummary {
 	body := strings.TrimSpace(env.body)
 	first := firstLine(body)
 	if editFailRe.MatchString(first) || env.hasExit && env.exit != 0 {
-		s.Status = StatusError
-		msg := first
-		eachLine(body, func(_ int, line string) bool {
-			if m := sweErrLineRe.FindStringSubmatch(strings.TrimRight(line, "\r")); m != nil {
-				msg = "Edit rejected: " + m[1]
-				return false
-			}
-			return true
-		})
-		if env.hasExit && env.exit != 0 {
-			s.KeyFacts = append(s.KeyFacts, "exit "+itoa(env.exit))
-			s.Metadata[MetaExitCode] = itoa(env.exit)
-		}
-		s.KeyFacts = append(s.KeyFacts, "Error: "+shorten(msg, 160))
-		s.Metadata[MetaError] = msg
-		s.KeyFacts = appendExceptions(s.KeyFacts, s.Metadata, body)
-		if n := nameInLine(msg); n != "" && s.Metadata[MetaExceptions] == "" {
-			s.Metadata[MetaExceptions] = n + " (" + msg + ")"
-			s.KeyFacts = append(s.KeyFacts, "Exceptions: "+n)
-		}
+		editFailure(&s, env, body, first)
 		return s
 	}
 	if m := replacedRe.FindStringSubmatch(first); m != nil {
@@ -112,48 +62,85 @@ func writeExtract(call Call, output string) ToolSummary {
 	return s
 }
 
-// exceptionWordRe finds an exception name anywhere in a line.
-var exceptionWordRe = regexp.MustCompile(`\b((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))\b`)
+// writeTarget returns the path an edit names and its sub-command
+// ("create", "str_replace", ...), from the arguments: SWE-agent style
+// commands ("edit 4:4\n…", "create reproduce.py") give both.
+func writeTarget(a callArgs) (p, sub string) {
+	p = a.str(pathKeys...)
+	sub = a.str("command")
+	if sub != "" && strings.ContainsAny(sub, " \n") {
+		w := strings.Fields(sub)
+		if len(w) > 1 && p == "" && !strings.Contains(w[1], ":") {
+			p = w[1]
+		}
+		sub = ""
+		if len(w) > 0 { // a command of blanks only has no sub-command
+			sub = w[0]
+		}
+	}
+	return p, sub
+}
 
-// nameInLine returns the first exception name in line, or "".
-func nameInLine(line string) string {
-	if m := exceptionWordRe.FindStringSubmatch(line); m != nil {
-		return m[1]
+// oldText returns the text an edit replaces (old_str, search) and whether
+// the arguments have it.
+func oldText(a callArgs) (string, bool) {
+	old, ok := a.m["old_str"].(string)
+	if !ok {
+		old, ok = a.m["search"].(string)
+	}
+	return old, ok
+}
+
+// changeFact returns the fact of what an edit changed: lines replaced,
+// edited, inserted or written, or "Created"; "" when the arguments do
+// not tell.
+func changeFact(a callArgs, name, sub string) string {
+	lines := func(s string) string {
+		return fmt.Sprintf("%d %s", lineCount(s), plural(lineCount(s), "line", "lines"))
+	}
+	content := a.str("content", "contents", "file_text", "text", "data")
+	start, hasStart := a.int("start_line", "line", "insert_line", "line_number")
+	end, hasEnd := a.int("end_line")
+	if old, ok := oldText(a); ok {
+		return fmt.Sprintf("Replaced %s with %d", lines(old), lineCount(a.str("new_str", "replace", "replacement")))
+	}
+	switch {
+	case hasStart && hasEnd:
+		return fmt.Sprintf("Edited lines %d-%d: %d new %s", start, end, lineCount(content), plural(lineCount(content), "line", "lines"))
+	case hasStart:
+		return fmt.Sprintf("Inserted %s at line %d", lines(content), start)
+	case name == "insert" || sub == "insert":
+		return "Inserted " + lines(content)
+	case content != "":
+		return "Wrote " + lines(content)
+	case name == "create" || sub == "create":
+		return "Created"
 	}
 	return ""
 }
 
-// shellWrite describes a file write seen in a shell command.
-type shellWrite struct {
-	path   string
-	how    string // "wrote", "appended", "edited", "removed", "moved", "created", "copied"
-	lines  int    // lines written, -1 unknown
-	detail string // e.g. the sed expression
-}
-
-// fact renders a shell write.
-func (w shellWrite) fact() string {
-	switch w.how {
-	case "wrote", "appended":
-		if w.lines >= 0 {
-			return fmt.Sprintf("%s %s (%d %s)", capitalize(w.how), w.path, w.lines, plural(w.lines, "line", "lines"))
+// editFailure records a rejected or failed edit in s: the exit status,
+// the error (SWE-agent's linter line "- E999 ..." when there is one, else
+// the output's first line) and the exceptions it names.
+func editFailure(s *ToolSummary, env envelope, body, first string) {
+	s.Status = StatusError
+	msg := first
+	eachLine(body, func(_ int, line string) bool {
+		if m := sweErrLineRe.FindStringSubmatch(strings.TrimRight(line, "\r")); m != nil {
+			msg = "Edit rejected: " + m[1]
+			return false
 		}
-		return capitalize(w.how) + " " + w.path
-	case "edited":
-		if w.detail != "" {
-			return "Edited " + w.path + ": " + shorten(w.detail, 80)
-		}
-		return "Edited " + w.path
+		return true
+	})
+	if env.hasExit && env.exit != 0 {
+		s.KeyFacts = append(s.KeyFacts, "exit "+itoa(env.exit))
+		s.Metadata[MetaExitCode] = itoa(env.exit)
 	}
-	if w.detail != "" {
-		return capitalize(w.how) + " " + w.path + " " + w.detail
+	s.KeyFacts = append(s.KeyFacts, "Error: "+shorten(msg, 160))
+	s.Metadata[MetaError] = msg
+	s.KeyFacts = appendExceptions(s.KeyFacts, s.Metadata, body)
+	if n := nameInLine(msg); n != "" && s.Metadata[MetaExceptions] == "" {
+		s.Metadata[MetaExceptions] = n + " (" + msg + ")"
+		s.KeyFacts = append(s.KeyFacts, "Exceptions: "+n)
 	}
-	return capitalize(w.how) + " " + w.path
-}
-
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

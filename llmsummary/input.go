@@ -33,7 +33,7 @@ func (s *Summarizer) buildInput(req summary.Request, count func(string) int) (su
 	calls := extractors.CallsByID(req.Messages)
 	condense := func(r llms.ToolCallResponse) string {
 		call := extractors.ResolveCall(r, calls)
-		if reg.Keep(call.Name) {
+		if reg.Verbatim(call.Name) {
 			return r.Content
 		}
 		return extractors.Format(reg.Extract(call, r.Content))
@@ -59,51 +59,13 @@ func (s *Summarizer) buildInput(req summary.Request, count func(string) int) (su
 	}
 	overhead := count(sys) + count(extractors.Redact(user)) + 16
 
-	capTokens := req.MaxInputTokens
-	if capTokens <= 0 {
-		capTokens = summary.DefaultMaxInputTokens
-	}
-	if w := s.cfg.window; w > 0 {
-		capTokens = min(capTokens, w-replyCap(req.MaxTokens)-overhead)
-	}
-	if capTokens < minTranscriptTokens {
-		return summarizerInput{}, fmt.Errorf("transcript budget of %d tokens is below %d (window %d, reply cap %d, prompt %d tokens)",
-			capTokens, minTranscriptTokens, s.cfg.window, replyCap(req.MaxTokens), overhead)
-	}
-
-	// Render every message; cut the huge ones.
-	n := len(req.Messages)
-	entries := make([]string, n)
-	toks := make([]int, n)
-	hugeLimit := capTokens
-	if n > 1 {
-		hugeLimit = capTokens / 2
+	capTokens, err := s.transcriptCap(req, overhead)
+	if err != nil {
+		return summarizerInput{}, err
 	}
 	in := summarizerInput{}
-	for i, m := range req.Messages {
-		entries[i] = prompts.RenderMessage(i+1, m, prompts.RenderOptions{Condense: condense, Clip: extractors.Redact})
-		toks[i] = count(entries[i])
-		if toks[i] > hugeLimit {
-			entries[i], toks[i] = cutMessage(i+1, m, condense, hugeLimit, entries[i], toks[i], count)
-			in.cut++
-		}
-	}
-
-	// Trim the oldest until the transcript fits.
-	start, used := n, 0
-	for start > 0 && used+toks[start-1]+1 <= capTokens {
-		start--
-		used += toks[start] + 1
-	}
-	if start == n && n > 0 {
-		start = n - 1 // the newest message is always shown, cut if need be
-	}
-	transcript := strings.Join(entries[start:], "\n")
-	for start < n-1 && count(transcript) > capTokens {
-		start++
-		transcript = strings.Join(entries[start:], "\n")
-	}
-	in.shown, in.trimmed = n-start, start
+	entries, toks := renderEntries(req.Messages, condense, capTokens, count, &in)
+	transcript := fitTranscript(entries, toks, capTokens, count, &in)
 
 	vals.ShownMessages = in.shown
 	vals.Transcript = transcript
@@ -118,6 +80,68 @@ func (s *Summarizer) buildInput(req summary.Request, count func(string) int) (su
 		llms.TextParts(llms.ChatMessageTypeHuman, user),
 	}
 	return in, nil
+}
+
+// transcriptCap returns the tokens the transcript may take: the request's
+// input cap, within the model's window (when set) after the reply cap and
+// the prompt's overhead.
+func (s *Summarizer) transcriptCap(req summary.Request, overhead int) (int, error) {
+	capTokens := req.MaxInputTokens
+	if capTokens <= 0 {
+		capTokens = summary.DefaultMaxInputTokens
+	}
+	if w := s.cfg.window; w > 0 {
+		capTokens = min(capTokens, w-replyCap(req.MaxTokens)-overhead)
+	}
+	if capTokens < minTranscriptTokens {
+		return 0, fmt.Errorf("transcript budget of %d tokens is below %d (window %d, reply cap %d, prompt %d tokens)",
+			capTokens, minTranscriptTokens, s.cfg.window, replyCap(req.MaxTokens), overhead)
+	}
+	return capTokens, nil
+}
+
+// renderEntries renders every message for the transcript, cutting the
+// huge ones (over the cap, or half of it when there are several), and
+// returns the entries and their tokens.
+func renderEntries(msgs []llms.MessageContent, condense func(llms.ToolCallResponse) string, capTokens int,
+	count func(string) int, in *summarizerInput) ([]string, []int) {
+	n := len(msgs)
+	entries := make([]string, n)
+	toks := make([]int, n)
+	hugeLimit := capTokens
+	if n > 1 {
+		hugeLimit = capTokens / 2
+	}
+	for i, m := range msgs {
+		entries[i] = prompts.RenderMessage(i+1, m, prompts.RenderOptions{Condense: condense, Clip: extractors.Redact})
+		toks[i] = count(entries[i])
+		if toks[i] > hugeLimit {
+			entries[i], toks[i] = cutMessage(i+1, m, condense, hugeLimit, entries[i], toks[i], count)
+			in.cut++
+		}
+	}
+	return entries, toks
+}
+
+// fitTranscript joins the newest entries that fit capTokens, the oldest
+// left out first; the newest is always shown.
+func fitTranscript(entries []string, toks []int, capTokens int, count func(string) int, in *summarizerInput) string {
+	n := len(entries)
+	start, used := n, 0
+	for start > 0 && used+toks[start-1]+1 <= capTokens {
+		start--
+		used += toks[start] + 1
+	}
+	if start == n && n > 0 {
+		start = n - 1 // the newest message is always shown, cut if need be
+	}
+	transcript := strings.Join(entries[start:], "\n")
+	for start < n-1 && count(transcript) > capTokens {
+		start++
+		transcript = strings.Join(entries[start:], "\n")
+	}
+	in.shown, in.trimmed = n-start, start
+	return transcript
 }
 
 // rawTokens counts the text a message carries: texts, tool call arguments,

@@ -172,16 +172,9 @@ func (s *Summarizer) Summarize(ctx context.Context, req summary.Request) (rec su
 		s.stats.add(st)
 		s.mu.Unlock()
 	}()
-
 	n := len(req.Messages)
-	if cerr := ctx.Err(); cerr != nil {
-		return summary.Record{}, fmt.Errorf("llmsummary: summarize %d messages: not started: %w", n, cerr)
-	}
-	if len(s.models) == 0 {
-		return summary.Record{}, fmt.Errorf("llmsummary: summarize %d messages: %w", n, ErrNoModel)
-	}
-	if n == 0 && req.Previous == nil {
-		return summary.Record{}, errors.New("llmsummary: summarize 0 messages: nothing to summarize")
+	if err := s.check(ctx, req); err != nil {
+		return summary.Record{}, err
 	}
 	if req.MaxTokens <= 0 {
 		req.MaxTokens = summary.DefaultMaxTokens
@@ -190,106 +183,143 @@ func (s *Summarizer) Summarize(ctx context.Context, req summary.Request) (rec su
 	if count == nil {
 		count = budget.EstimateTokens
 	}
-
 	in, err := s.buildInput(req, count)
 	if err != nil {
 		return summary.Record{}, fmt.Errorf("llmsummary: summarize %d messages: build prompt: %w", n, err)
 	}
 	st.TrimmedMessages += in.trimmed
 	st.CutMessages += in.cut
+	var modelErrs []error
+	for mi := range s.models {
+		rec, fatal, err := s.tryModel(ctx, req, in, mi, count, &st)
+		switch {
+		case err == nil:
+			if mi > 0 {
+				st.ModelFallbacks++
+			}
+			return rec, nil
+		case fatal:
+			return summary.Record{}, fmt.Errorf("llmsummary: summarize %d messages: canceled after %d attempts: %w", n, st.Attempts, err)
+		case len(s.models) > 1:
+			err = fmt.Errorf("model %d (%s): %w", mi+1, s.names[mi], err)
+		}
+		modelErrs = append(modelErrs, err)
+	}
+	return summary.Record{}, fmt.Errorf("llmsummary: summarize %d messages: giving up after %d attempts: %w",
+		n, st.Attempts, errors.Join(modelErrs...))
+}
 
+// check returns why req cannot be summarized at all, or nil.
+func (s *Summarizer) check(ctx context.Context, req summary.Request) error {
+	n := len(req.Messages)
+	if cerr := ctx.Err(); cerr != nil {
+		return fmt.Errorf("llmsummary: summarize %d messages: not started: %w", n, cerr)
+	}
+	if len(s.models) == 0 {
+		return fmt.Errorf("llmsummary: summarize %d messages: %w", n, ErrNoModel)
+	}
+	if n == 0 && req.Previous == nil {
+		return errors.New("llmsummary: summarize 0 messages: nothing to summarize")
+	}
+	return nil
+}
+
+// tryModel asks model mi for the summary, retrying transport errors as the
+// retry policy says; an invalid reply is not retried (the next model may do
+// better). It returns the record, or the model's last error; fatal when
+// the context ended, in which case no other model is tried.
+func (s *Summarizer) tryModel(ctx context.Context, req summary.Request, in summarizerInput, mi int,
+	count func(string) int, st *Stats) (rec summary.Record, fatal bool, err error) {
+	pol := s.cfg.retry
+	for attempt := 0; ; attempt++ {
+		rec, perr, cerr := s.attempt(ctx, req, in, mi, attempt, count, st)
+		switch {
+		case cerr == nil && perr == nil:
+			return rec, false, nil
+		case cerr == nil:
+			return summary.Record{}, false, perr
+		}
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return summary.Record{}, true, ctxErr
+		}
+		st.TransportErrors++
+		if attempt >= pol.MaxRetries || !pol.shouldRetry(ctx, cerr) {
+			s.cfg.log.Info("llmsummary: summarizer call failed", "model", s.names[mi], "attempt", attempt+1, "error", cerr.Error())
+			return summary.Record{}, false, cerr
+		}
+		wait, ok := pol.wait(attempt, cerr)
+		if !ok {
+			s.cfg.log.Info("llmsummary: summarizer retry wait over the cap, giving up on this model",
+				"model", s.names[mi], "wait", wait, "maxDelay", pol.MaxDelay)
+			return summary.Record{}, false, cerr
+		}
+		s.cfg.log.Info("llmsummary: summarizer call failed, retrying",
+			"model", s.names[mi], "attempt", attempt+1, "wait", wait, "error", cerr.Error())
+		st.Retries++
+		if serr := s.cfg.sleep(ctx, wait); serr != nil || ctx.Err() != nil {
+			if cause := ctx.Err(); cause != nil {
+				return summary.Record{}, true, cause
+			}
+			return summary.Record{}, true, serr
+		}
+	}
+}
+
+// attempt makes one call to model mi and reports it. It returns the record
+// of a valid reply; else the reply's validation error (perr) or the call's
+// transport error (cerr).
+func (s *Summarizer) attempt(ctx context.Context, req summary.Request, in summarizerInput, mi, attempt int,
+	count func(string) int, st *Stats) (rec summary.Record, perr, cerr error) {
+	st.Attempts++
 	callOpts := []llms.CallOption{
 		llms.WithMaxTokens(replyCap(req.MaxTokens)),
 		llms.WithJSONMode(),
 		llms.WithTemperature(0),
 	}
-	pol := s.cfg.retry
-	var modelErrs []error
-	for mi, model := range s.models {
-		var lastErr error
-		for attempt := 0; ; attempt++ {
-			st.Attempts++
-			report := summary.Call{Model: s.names[mi], Attempt: attempt + 1, Start: s.cfg.now()}
-			resp, reply, cerr := s.call(ctx, model, in.msgs, callOpts)
-			report.Duration = s.cfg.now().Sub(report.Start)
-			report.InputTokens = in.tokens
-			if pt, ok := usage.PromptTokens(resp); ok {
-				report.InputTokens = pt
-			}
-			if cerr == nil {
-				var sum prompts.Summary
-				perr := replyTooLarge(len(reply), req.MaxTokens)
-				out, reported := usage.CompletionTokens(resp)
-				if perr == nil {
-					if !reported {
-						out = count(reply)
-					}
-					sum, perr = prompts.ParseSummary(reply)
-				} else if !reported {
-					out = (len(reply) + 3) / 4 // an estimate: not worth tokenizing
-				}
-				report.OutputTokens = out
-				if perr == nil {
-					s.report(ctx, req, &st, report)
-					fitted, text, shrunk := fitSummary(sum, req.MaxTokens, count)
-					if shrunk {
-						st.Shrunk++
-					}
-					if mi > 0 {
-						st.ModelFallbacks++
-					}
-					return summary.Record{
-						Summary:   text,
-						KeyPoints: fitted.KeyPoints,
-						Context:   fitted.Context,
-						Mode:      summary.ModeLLM,
-					}, nil
-				}
-				report.Err = perr
-				s.report(ctx, req, &st, report)
-				st.ValidationErrors++
-				s.cfg.log.Warn("llmsummary: summarizer reply rejected",
-					"model", s.names[mi], "attempt", attempt+1, "error", perr.Error(), "reply", sanitizeReply(reply, 200))
-				lastErr = perr
-				break // not retried: the next model may do better
-			}
-			report.Err = cerr
-			s.report(ctx, req, &st, report)
-			if ctxErr := ctx.Err(); ctxErr != nil {
-				return summary.Record{}, fmt.Errorf("llmsummary: summarize %d messages: canceled after %d attempts: %w",
-					n, st.Attempts, ctxErr)
-			}
-			st.TransportErrors++
-			lastErr = cerr
-			if attempt >= pol.MaxRetries || !pol.shouldRetry(ctx, cerr) {
-				s.cfg.log.Info("llmsummary: summarizer call failed", "model", s.names[mi], "attempt", attempt+1, "error", cerr.Error())
-				break
-			}
-			wait, ok := pol.wait(attempt, cerr)
-			if !ok {
-				s.cfg.log.Info("llmsummary: summarizer retry wait over the cap, giving up on this model",
-					"model", s.names[mi], "wait", wait, "maxDelay", pol.MaxDelay)
-				break
-			}
-			s.cfg.log.Info("llmsummary: summarizer call failed, retrying",
-				"model", s.names[mi], "attempt", attempt+1, "wait", wait, "error", cerr.Error())
-			st.Retries++
-			if serr := s.cfg.sleep(ctx, wait); serr != nil || ctx.Err() != nil {
-				cause := ctx.Err()
-				if cause == nil {
-					cause = serr
-				}
-				return summary.Record{}, fmt.Errorf("llmsummary: summarize %d messages: canceled after %d attempts: %w",
-					n, st.Attempts, cause)
-			}
-		}
-		if len(s.models) > 1 {
-			lastErr = fmt.Errorf("model %d (%s): %w", mi+1, s.names[mi], lastErr)
-		}
-		modelErrs = append(modelErrs, lastErr)
+	report := summary.Call{Model: s.names[mi], Attempt: attempt + 1, Start: s.cfg.now()}
+	resp, reply, cerr := s.call(ctx, s.models[mi], in.msgs, callOpts)
+	report.Duration = s.cfg.now().Sub(report.Start)
+	report.InputTokens = in.tokens
+	if pt, ok := usage.PromptTokens(resp); ok {
+		report.InputTokens = pt
 	}
-	return summary.Record{}, fmt.Errorf("llmsummary: summarize %d messages: giving up after %d attempts: %w",
-		n, st.Attempts, errors.Join(modelErrs...))
+	if cerr != nil {
+		report.Err = cerr
+		s.report(ctx, req, st, report)
+		return summary.Record{}, nil, cerr
+	}
+	sum, out, perr := parseReply(resp, reply, req.MaxTokens, count)
+	report.OutputTokens, report.Err = out, perr
+	s.report(ctx, req, st, report)
+	if perr != nil {
+		st.ValidationErrors++
+		s.cfg.log.Warn("llmsummary: summarizer reply rejected",
+			"model", s.names[mi], "attempt", attempt+1, "error", perr.Error(), "reply", sanitizeReply(reply, 200))
+		return summary.Record{}, perr, nil
+	}
+	fitted, text, shrunk := fitSummary(sum, req.MaxTokens, count)
+	if shrunk {
+		st.Shrunk++
+	}
+	return summary.Record{Summary: text, KeyPoints: fitted.KeyPoints, Context: fitted.Context, Mode: summary.ModeLLM}, nil, nil
+}
+
+// parseReply validates a reply and returns the summary and the reply's
+// tokens (the provider's count when reported). A reply far over maxTokens
+// is rejected before it is tokenized or parsed.
+func parseReply(resp *llms.ContentResponse, reply string, maxTokens int, count func(string) int) (prompts.Summary, int, error) {
+	out, reported := usage.CompletionTokens(resp)
+	if err := replyTooLarge(len(reply), maxTokens); err != nil {
+		if !reported {
+			out = (len(reply) + 3) / 4 // an estimate: not worth tokenizing
+		}
+		return prompts.Summary{}, out, err
+	}
+	if !reported {
+		out = count(reply)
+	}
+	sum, err := prompts.ParseSummary(reply)
+	return sum, out, err
 }
 
 // report adds the tokens of c to st and hands c to the request's OnCall,

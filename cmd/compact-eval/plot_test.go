@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 func plotEvaluation() *evaluation {
@@ -43,5 +44,18 @@ func TestWritePlots(t *testing.T) {
 func TestStrategyColor(t *testing.T) {
 	assert.Equal(t, strategyColor(0), strategyColor(len(palette)), "colours cycle")
 	assert.NotEqual(t, strategyColor(0), strategyColor(1))
-	assert.NotNil(t, windowShape(7))
+}
+
+func TestWindowShape(t *testing.T) {
+	const shapes = 6
+	seen := map[draw.GlyphDrawer]int{}
+	for i := range shapes {
+		s := windowShape(i)
+		require.NotNil(t, s)
+		if j, dup := seen[s]; dup {
+			t.Errorf("windows %d and %d share the shape %T", j, i, s)
+		}
+		seen[s] = i
+		assert.Equal(t, s, windowShape(i+shapes), "shapes cycle")
+	}
 }

@@ -4,140 +4,9 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/agentcompact/compact/internal/shellwords"
 )
-
-// shellWord is one word of a shell command line: its text with quotes and
-// escapes removed, and the operator that preceded it ("" for none, or one of
-// "|", "||", "&", "&&", ";", "(", ")", ">", ">>", "<", "<<", "\n").
-type shellWord struct {
-	text string
-	op   string
-}
-
-// lexShell splits a shell command into words, quote-aware: single quotes,
-// double quotes with backslash escapes, backslash escapes, and the operators
-// above. Heredoc bodies (after "<<WORD", "<<'WORD'", "<<-WORD") are skipped
-// up to their delimiter line. It is a small approximation of POSIX sh that
-// never fails: unterminated quotes run to the end of the input.
-func lexShell(cmd string) []shellWord {
-	var words []shellWord
-	var heredocs []string // delimiters pending at the next newline
-	var b strings.Builder
-	inWord, op := false, ""
-	flush := func() {
-		if inWord {
-			words = append(words, shellWord{text: b.String(), op: op})
-			op = ""
-		}
-		b.Reset()
-		inWord = false
-	}
-	setOp := func(o string) {
-		flush()
-		op = o
-	}
-	for i := 0; i < len(cmd); i++ {
-		ch := cmd[i]
-		switch ch {
-		case ' ', '\t', '\r':
-			flush()
-		case '\n':
-			setOp("\n")
-			if len(heredocs) > 0 {
-				i = skipHeredocs(cmd, i+1, heredocs) - 1
-				heredocs = nil
-			}
-		case '\'':
-			inWord = true
-			j := strings.IndexByte(cmd[i+1:], '\'')
-			if j < 0 {
-				b.WriteString(cmd[i+1:])
-				i = len(cmd)
-			} else {
-				b.WriteString(cmd[i+1 : i+1+j])
-				i += j + 1
-			}
-		case '"':
-			inWord = true
-			i++
-			for ; i < len(cmd) && cmd[i] != '"'; i++ {
-				if cmd[i] == '\\' && i+1 < len(cmd) && strings.IndexByte("\"\\$`\n", cmd[i+1]) >= 0 {
-					i++
-				}
-				b.WriteByte(cmd[i])
-			}
-		case '\\':
-			inWord = true
-			if i+1 < len(cmd) {
-				i++
-				if cmd[i] != '\n' {
-					b.WriteByte(cmd[i])
-				}
-			}
-		case '|', '&', ';', '(', ')', '>', '<':
-			// "2>" and "2>&1": a digit right before a redirection is its fd.
-			if (ch == '>' || ch == '<') && inWord && b.Len() == 1 && b.String()[0] >= '0' && b.String()[0] <= '9' {
-				b.Reset()
-				inWord = false
-			}
-			o := string(ch)
-			if i+1 < len(cmd) && cmd[i+1] == ch && ch != ';' && ch != '(' && ch != ')' {
-				o += string(ch)
-				i++
-			}
-			if (o == ">" || o == ">>") && i+1 < len(cmd) && cmd[i+1] == '&' {
-				i++ // ">&1": a duplicated fd, not a file
-				o = ">&"
-			}
-			setOp(o)
-			if o == "<<" {
-				if i+1 < len(cmd) && cmd[i+1] == '-' {
-					i++
-				}
-				// The delimiter is the next word, quotes removed.
-				j := i + 1
-				for j < len(cmd) && (cmd[j] == ' ' || cmd[j] == '\t') {
-					j++
-				}
-				k := j
-				for k < len(cmd) && strings.IndexByte(" \t\n;|&<>()", cmd[k]) < 0 {
-					k++
-				}
-				if d := strings.Trim(cmd[j:k], `'"\`); d != "" {
-					heredocs = append(heredocs, d)
-					words = append(words, shellWord{text: d, op: "<<"})
-					op = ""
-					i = k - 1
-				}
-			}
-		default:
-			inWord = true
-			b.WriteByte(ch)
-		}
-	}
-	flush()
-	return words
-}
-
-// skipHeredocs returns the index just after the bodies of the heredocs
-// whose delimiters are delims, starting at index i (the start of a line).
-func skipHeredocs(cmd string, i int, delims []string) int {
-	for _, d := range delims {
-		for i < len(cmd) {
-			j := strings.IndexByte(cmd[i:], '\n')
-			line := cmd[i:]
-			next := len(cmd)
-			if j >= 0 {
-				line, next = cmd[i:i+j], i+j+1
-			}
-			i = next
-			if strings.TrimSpace(line) == d {
-				break
-			}
-		}
-	}
-	return i
-}
 
 // sourceExtRe matches a bare file name with a common source or data extension.
 var sourceExtRe = regexp.MustCompile(`^[A-Za-z0-9_.\-]+\.(?:py|pyi|pyx|go|js|jsx|ts|tsx|c|h|cc|cpp|hpp|java|rb|rs|php|sh|txt|md|rst|cfg|ini|toml|yaml|yml|json|xml|html|css|csv|sql|lock|diff|patch|in|log|out|bin|elf|so|zip|tar|gz|pcap|png|jpg|enc)$`)
@@ -146,76 +15,95 @@ var sourceExtRe = regexp.MustCompile(`^[A-Za-z0-9_.\-]+\.(?:py|pyi|pyx|go|js|jsx
 var pathWordRe = regexp.MustCompile(`^[A-Za-z0-9_.\-/+@~]+$`)
 
 // commandPaths returns the file paths named by a shell command: the words
-// outside heredoc bodies that contain a '/' or end in a common file
-// extension, excluding options, URLs, globs, variables, sed/grep/awk
+// outside heredoc bodies and comments that contain a '/' or end in a common
+// file extension, excluding options, URLs, globs, variables, sed/grep/awk
 // scripts and patterns, and the code of python -c. Redirection targets
 // count. Paths are normalized by cleanPath.
 func commandPaths(cmd string) []string {
 	var out []string
-	words := lexShell(cmd)
-	prog, skipNext, nonOpt := "", false, 0
-	for _, w := range words {
-		switch w.op {
-		case "|", "||", "&", "&&", ";", "(", ")", "\n":
-			prog, skipNext, nonOpt = "", false, 0
-		case ">", ">>", "<":
-			if p, ok := pathWord(w.text); ok {
-				out = append(out, p)
+	var p progWords
+	for _, t := range shellwords.Lex(cmd) {
+		switch t.Kind {
+		case shellwords.Operator:
+			p = progWords{} // a new command
+		case shellwords.Redirect:
+			if strings.HasPrefix(t.Text, "&") {
+				continue // a duplicated fd (2>&1), not a file
 			}
-			continue
-		case "<<", ">&":
-			continue
-		}
-		t := w.text
-		if prog == "" {
-			if strings.Contains(t, "=") && !strings.HasPrefix(t, "=") {
-				continue // VAR=value before the program
+			if pw, ok := pathWord(t.Text); ok {
+				out = append(out, pw)
 			}
-			prog = path.Base(t)
-			switch prog {
-			case "sudo", "timeout", "env", "time", "nohup", "xargs", "exec":
-				prog = "" // the real program follows
-				continue
+		case shellwords.Word:
+			if w, ok := p.word(t.Text); ok {
+				out = append(out, w)
 			}
-			if p, ok := pathWord(t); ok && strings.Contains(t, "/") {
-				out = append(out, p) // ./script.sh, /usr/bin/python3
-			}
-			continue
-		}
-		if skipNext {
-			skipNext = false
-			continue
-		}
-		if prog == "cd" || prog == "pushd" {
-			continue // a working directory, not a file
-		}
-		if strings.HasPrefix(t, "-") {
-			switch {
-			case (prog == "python" || prog == "python3") && t == "-c":
-				skipNext = true
-			case (prog == "grep" || prog == "egrep" || prog == "rg") && (t == "-e" || t == "--regexp"):
-				skipNext = true
-				nonOpt = 1 // the pattern was given with -e
-			case prog == "sed" && t == "-e":
-				skipNext = true
-				nonOpt = 1
-			}
-			continue
-		}
-		nonOpt++
-		switch prog {
-		case "grep", "egrep", "fgrep", "rg", "ag", "sed", "awk", "perl":
-			if nonOpt == 1 {
-				continue // the pattern or script
-			}
-		case "echo", "printf":
-			continue
-		}
-		if p, ok := pathWord(t); ok {
-			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// progWords reads the words of one command in order and tells which are
+// paths.
+type progWords struct {
+	prog     string // the program's base name, "" before it
+	skipNext bool   // the next word is an option's value
+	nonOpt   int    // the non-option words after the program so far
+}
+
+// word reads the next word of the command and returns it cleaned when it
+// is a path.
+func (p *progWords) word(t string) (string, bool) {
+	if p.prog == "" {
+		if strings.Contains(t, "=") && !strings.HasPrefix(t, "=") {
+			return "", false // VAR=value before the program
+		}
+		p.prog = path.Base(t)
+		switch p.prog {
+		case "sudo", "timeout", "env", "time", "nohup", "xargs", "exec":
+			p.prog = "" // the real program follows
+			return "", false
+		}
+		if strings.Contains(t, "/") {
+			return pathWord(t) // ./script.sh, /usr/bin/python3
+		}
+		return "", false
+	}
+	if p.skipNext {
+		p.skipNext = false
+		return "", false
+	}
+	if p.prog == "cd" || p.prog == "pushd" {
+		return "", false // a working directory, not a file
+	}
+	if strings.HasPrefix(t, "-") {
+		p.option(t)
+		return "", false
+	}
+	p.nonOpt++
+	switch p.prog {
+	case "grep", "egrep", "fgrep", "rg", "ag", "sed", "awk", "perl":
+		if p.nonOpt == 1 {
+			return "", false // the pattern or script
+		}
+	case "echo", "printf":
+		return "", false
+	}
+	return pathWord(t)
+}
+
+// option reads an option word: the ones whose value is code or a pattern
+// make the next word skipped.
+func (p *progWords) option(t string) {
+	switch {
+	case (p.prog == "python" || p.prog == "python3") && t == "-c":
+		p.skipNext = true
+	case (p.prog == "grep" || p.prog == "egrep" || p.prog == "rg") && (t == "-e" || t == "--regexp"):
+		p.skipNext = true
+		p.nonOpt = 1 // the pattern was given with -e
+	case p.prog == "sed" && t == "-e":
+		p.skipNext = true
+		p.nonOpt = 1
+	}
 }
 
 // pathWord reports whether word is a file path and returns it cleaned.

@@ -31,30 +31,14 @@ func TestCommandPaths(t *testing.T) {
 		{"line suffix", "vim src/a.go:12", []string{"src/a.go"}},
 		{"env and sudo", "FOO=1 sudo python3 setup.py install", []string{"setup.py"}},
 		{"unterminated quote", `cat "a/b.py`, []string{"a/b.py"}},
+		{"comment", "python x.py # then a/b.py", []string{"x.py"}},
+		{"substitution", "cat $(ls a/b.py) c/d.py", []string{"c/d.py"}},
 		{"empty", "", nil},
 		{"operators only", "&& || ; |", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.Equal(t, tt.want, commandPaths(tt.cmd))
-		})
-	}
-}
-
-func TestLexShell(t *testing.T) {
-	tests := []struct {
-		name string
-		cmd  string
-		want []shellWord
-	}{
-		{"quotes", `echo 'a b' "c \"d\"" e\ f`, []shellWord{{text: "echo"}, {text: "a b"}, {text: `c "d"`}, {text: "e f"}}},
-		{"pipes", "a|b && c", []shellWord{{text: "a"}, {text: "b", op: "|"}, {text: "c", op: "&&"}}},
-		{"redirect fd", "a 2>&1 >out", []shellWord{{text: "a"}, {text: "1", op: ">&"}, {text: "out", op: ">"}}},
-		{"heredoc", "cat <<-'X' >f\nbody\n  X\nls", []shellWord{{text: "cat"}, {text: "X", op: "<<"}, {text: "f", op: ">"}, {text: "ls", op: "\n"}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, lexShell(tt.cmd))
 		})
 	}
 }

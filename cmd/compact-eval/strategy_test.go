@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -28,13 +29,37 @@ func testEnv(t testing.TB) strategyEnv {
 
 func TestNewStrategy(t *testing.T) {
 	env := testEnv(t)
-	for _, name := range append(defaultStrategies, "mask-last-3", "ours-rule:trigger=0.5:reset=0.2:preserve=4:cooldown=2:minmsgs=6:maxsummary=300:emergency=1") {
+	tuned := "ours-rule:trigger=0.5:reset=0.2:preserve=4:cooldown=2:minmsgs=6:maxsummary=300:emergency=1"
+	// The sender each name must give; the ours-* strategies give the engine
+	// behind the middleware, compacting in the mode of the name.
+	senders := map[string]sender{
+		stratNone:      noneSender{},
+		stratOldest:    &oldestFirst{count: env.counter, budget: 12_000},
+		"mask-last-10": &maskLastN{n: 10},
+		"mask-last-3":  &maskLastN{n: 3},
+	}
+	modes := map[string]string{stratOursMask: compact.ModeMask, stratOursRule: compact.ModeRule, stratOursLLM: compact.ModeLLM, tuned: compact.ModeRule}
+	for _, name := range append(defaultStrategies, "mask-last-3", tuned) {
 		t.Run(name, func(t *testing.T) {
 			s, err := newStrategy(name, 16_000, env)
 			require.NoError(t, err)
 			assert.Equal(t, name, s.name)
 			assert.Equal(t, 12_000, s.budget, "the engine's budget: 16,000 minus a quarter")
-			assert.NotNil(t, s.newRun("run"))
+			got := s.newRun("run")
+			if want, ok := senders[name]; ok {
+				assert.Equal(t, want, got)
+				return
+			}
+			ms, ok := got.(*middlewareSender)
+			require.True(t, ok, "an ours-* strategy sends through the middleware, not %T", got)
+			assert.Equal(t, "run", ms.id)
+			c := ms.m.Compactor()
+			assert.Equal(t, 16_000, c.Window())
+			assert.Equal(t, 12_000, c.Budget())
+			res, err := c.CompactNow(context.Background(), compact.NewSession("t"), maskableRun(env.counter), "test")
+			require.NoError(t, err)
+			require.NotNil(t, res.Event)
+			assert.Equal(t, modes[name], res.Event.Mode)
 		})
 	}
 	for _, name := range []string{"fancy", "mask-last-x", "mask-last--1", "ours-magic", "ours-rule:trigger=0.5", "ours-rule:x=1", "ours-rule:trigger", "ours-rule:trigger=a:reset=0.1"} {
@@ -45,6 +70,26 @@ func TestNewStrategy(t *testing.T) {
 	}
 	_, err := newStrategy("none", -1, env)
 	assert.Error(t, err, "a negative window is invalid")
+}
+
+// maskableRun returns a conversation over the 12,000 tokens of a 16,000
+// window (about 8,000 tokens of text and 9,400 of tool outputs) that fits
+// them once its old tool outputs are masked (about 10,800), but not the
+// reset ratio (8,400): mask-only compaction stops at masking (ModeMask),
+// the others go on to a summary.
+func maskableRun(c *budget.TokenCounter) []llms.MessageContent {
+	msgs := agentRun(12, 3000)
+	last := msgs[len(msgs)-1]
+	msgs = msgs[:len(msgs)-1]
+	target := c.CountMessages(msgs) + 8_000
+	for i := 0; c.CountMessages(msgs) < target; i++ {
+		sentence := fmt.Sprintf("note %d: the parser must keep quotes. ", i)
+		msgs = append(msgs[:2:2], append([]llms.MessageContent{
+			llms.TextParts(llms.ChatMessageTypeHuman, strings.Repeat(sentence, 20)),
+			llms.TextParts(llms.ChatMessageTypeAI, "Understood."),
+		}, msgs[2:]...)...)
+	}
+	return append(msgs, last)
 }
 
 // agentRun returns a conversation of n tool rounds with outputs of size bytes.

@@ -144,19 +144,7 @@ func (m scriptedModel) GenerateContent(ctx context.Context, msgs []llms.MessageC
 	for _, o := range opts {
 		o(&co)
 	}
-	first := len(req.Messages) + 1
-	for _, msg := range msgs {
-		for _, p := range msg.Parts {
-			if t, ok := p.(llms.TextContent); ok {
-				for _, sm := range transcriptIndexRe.FindAllStringSubmatch(t.Text, -1) {
-					if n, err := strconv.Atoi(sm[1]); err == nil && n >= 1 && n < first {
-						first = n
-					}
-				}
-			}
-		}
-	}
-	shown := req.Messages[min(first-1, len(req.Messages)):]
+	shown := shownMessages(req, msgs)
 	reg := req.Extractors
 	if reg == nil {
 		reg = extractors.Default()
@@ -172,15 +160,7 @@ func (m scriptedModel) GenerateContent(ctx context.Context, msgs []llms.MessageC
 	if replyCap <= 0 {
 		replyCap = maxTok*5/4 + 32
 	}
-	roles := map[string]bool{}
-	var participants []string
-	for _, msg := range shown {
-		r := prompts.RoleLabel(msg.Role)
-		if !roles[r] {
-			roles[r] = true
-			participants = append(participants, r)
-		}
-	}
+	participants := participantsOf(shown)
 	capList := func(s []string, n int) []string { return append([]string{}, s[:min(n, len(s))]...) }
 	reply := func(narrative string, k float64) string {
 		if narrative == "" {
@@ -220,6 +200,38 @@ func (m scriptedModel) GenerateContent(ctx context.Context, msgs []llms.MessageC
 		}
 	}
 	return nil, errors.New("scripted summarizer: no reply fits the reply cap")
+}
+
+// shownMessages returns the messages of req the prompt's transcript
+// shows: from the lowest message number it holds on.
+func shownMessages(req *compact.SummarizeRequest, msgs []llms.MessageContent) []llms.MessageContent {
+	first := len(req.Messages) + 1
+	for _, msg := range msgs {
+		for _, p := range msg.Parts {
+			if t, ok := p.(llms.TextContent); ok {
+				for _, sm := range transcriptIndexRe.FindAllStringSubmatch(t.Text, -1) {
+					if n, err := strconv.Atoi(sm[1]); err == nil && n >= 1 && n < first {
+						first = n
+					}
+				}
+			}
+		}
+	}
+	return req.Messages[min(first-1, len(req.Messages)):]
+}
+
+// participantsOf returns the role labels of msgs, in order of appearance.
+func participantsOf(msgs []llms.MessageContent) []string {
+	roles := map[string]bool{}
+	var participants []string
+	for _, msg := range msgs {
+		r := prompts.RoleLabel(msg.Role)
+		if !roles[r] {
+			roles[r] = true
+			participants = append(participants, r)
+		}
+	}
+	return participants
 }
 
 func (m scriptedModel) Call(ctx context.Context, prompt string, opts ...llms.CallOption) (string, error) {

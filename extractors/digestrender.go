@@ -97,100 +97,122 @@ func (d Digest) Render(maxTokens int, count func(string) int) string {
 	if maxTokens <= 0 {
 		return ""
 	}
-	order, prio := d.sections()
-	chosen := make([][]string, len(order))
 	header := d.header()
 	if count(header) > maxTokens {
 		return ""
 	}
-	type pick struct{ sec int } // the order picks were made in
-	var picks []pick
-	used := count(header) + 1
-	tryAdd := func(sec int, item string) bool {
-		cost := count(item) + 1
-		if len(chosen[sec]) == 0 {
-			cost += count(order[sec].label+": ") + 1
-		}
-		if used+cost > maxTokens {
-			return false
-		}
-		used += cost
-		chosen[sec] = append(chosen[sec], item)
-		picks = append(picks, pick{sec})
-		return true
-	}
+	order, prio := d.sections()
+	f := digestFit{order: order, chosen: make([][]string, len(order)), spent: make([]int, len(order)),
+		max: maxTokens, count: count, used: count(header) + 1}
 	// Round one gives each category at most its share of the budget, so a
 	// flood of one kind (say, forty instructions) cannot crowd out the
 	// rest; round two hands what is left out in priority order.
-	spent := make([]int, len(order))
-	fill := func(sec int, share float64) {
-		limit := maxTokens
-		if share > 0 {
-			limit = int(share * float64(maxTokens))
-		}
-		for _, it := range order[sec].items[len(chosen[sec]):] {
-			before := used
-			if spent[sec] >= limit || !tryAdd(sec, it) {
-				return
-			}
-			spent[sec] += used - before
-		}
-	}
 	for _, sec := range prio[:5] {
-		fill(sec, shares[sec])
+		f.fill(sec, shares[sec])
 	}
-	prevText := ""
 	if p := strings.TrimSpace(d.Previous); p != "" {
-		room := min(maxTokens-used, int(0.3*float64(maxTokens))) - count("Previous summary: ") - 1
-		prevText = d.fitPrevious(p, room, count)
-		if prevText != "" {
-			used += count("Previous summary: "+prevText) + 1
+		room := min(maxTokens-f.used, int(0.3*float64(maxTokens))) - count("Previous summary: ") - 1
+		f.prev = d.fitPrevious(p, room, count)
+		if f.prev != "" {
+			f.used += count("Previous summary: "+f.prev) + 1
 		}
 	}
 	for _, sec := range prio[5:] {
-		fill(sec, shares[sec])
+		f.fill(sec, shares[sec])
 	}
 	for _, sec := range prio {
-		fill(sec, 0)
+		f.fill(sec, 0)
 	}
-	render := func() string {
-		var b strings.Builder
-		b.WriteString(header)
-		if prevText != "" {
-			b.WriteString("\nPrevious summary: ")
-			b.WriteString(prevText)
-		}
-		for i, s := range order {
-			if len(chosen[i]) == 0 {
-				continue
-			}
-			b.WriteString("\n")
-			b.WriteString(s.label)
-			b.WriteString(": ")
-			b.WriteString(strings.Join(chosen[i], s.sep))
-		}
-		return b.String()
+	return f.fit(header)
+}
+
+// digestFit is the state of Render: the items chosen per section and the
+// tokens they use.
+type digestFit struct {
+	order  []digestSection
+	chosen [][]string // per section, the items chosen
+	spent  []int      // per section, the tokens its items use
+	picks  []int      // the sections of the items chosen, in the order chosen
+	prev   string     // the previous summary, shortened
+	max    int
+	count  func(string) int
+	used   int // the tokens used, as the sum of the parts' counts
+}
+
+// tryAdd adds item to section sec when it fits the budget.
+func (f *digestFit) tryAdd(sec int, item string) bool {
+	cost := f.count(item) + 1
+	if len(f.chosen[sec]) == 0 {
+		cost += f.count(f.order[sec].label+": ") + 1
 	}
-	// The estimate adds counts of parts; check the whole and drop the last
-	// (least important) picks until it fits.
-	out := render()
-	for count(out) > maxTokens {
-		if len(picks) > 0 {
-			last := picks[len(picks)-1]
-			picks = picks[:len(picks)-1]
-			chosen[last.sec] = chosen[last.sec][:len(chosen[last.sec])-1]
-		} else if prevText != "" {
-			shorter := shortenWords(prevText, len(prevText)/2)
-			if len(shorter) >= len(prevText) || len(shorter) < 16 {
+	if f.used+cost > f.max {
+		return false
+	}
+	f.used += cost
+	f.chosen[sec] = append(f.chosen[sec], item)
+	f.picks = append(f.picks, sec)
+	return true
+}
+
+// fill adds the next items of section sec while they fit, up to share of
+// the budget for the section (0: no limit but the budget).
+func (f *digestFit) fill(sec int, share float64) {
+	limit := f.max
+	if share > 0 {
+		limit = int(share * float64(f.max))
+	}
+	for _, it := range f.order[sec].items[len(f.chosen[sec]):] {
+		before := f.used
+		if f.spent[sec] >= limit || !f.tryAdd(sec, it) {
+			return
+		}
+		f.spent[sec] += f.used - before
+	}
+}
+
+// text renders the header and the chosen items, one line per section.
+func (f *digestFit) text(header string) string {
+	var b strings.Builder
+	b.WriteString(header)
+	if f.prev != "" {
+		b.WriteString("\nPrevious summary: ")
+		b.WriteString(f.prev)
+	}
+	for i, s := range f.order {
+		if len(f.chosen[i]) == 0 {
+			continue
+		}
+		b.WriteString("\n")
+		b.WriteString(s.label)
+		b.WriteString(": ")
+		b.WriteString(strings.Join(f.chosen[i], s.sep))
+	}
+	return b.String()
+}
+
+// fit returns the text, checked whole against the budget: the sum of the
+// parts' counts is an estimate, so the last (least important) picks are
+// dropped, then the previous summary halved, until it fits; "" when
+// nothing does.
+func (f *digestFit) fit(header string) string {
+	out := f.text(header)
+	for f.count(out) > f.max {
+		if len(f.picks) > 0 {
+			last := f.picks[len(f.picks)-1]
+			f.picks = f.picks[:len(f.picks)-1]
+			f.chosen[last] = f.chosen[last][:len(f.chosen[last])-1]
+		} else if f.prev != "" {
+			shorter := shortenWords(f.prev, len(f.prev)/2)
+			if len(shorter) >= len(f.prev) || len(shorter) < 16 {
 				shorter = ""
 			}
-			prevText = shorter
+			f.prev = shorter
 		} else {
 			break
 		}
-		out = render()
+		out = f.text(header)
 	}
-	if count(out) > maxTokens {
+	if f.count(out) > f.max {
 		return ""
 	}
 	return out

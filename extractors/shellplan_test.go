@@ -60,15 +60,3 @@ func TestDisplayCommand(t *testing.T) {
 	assert.Equal(t, "cat <<'EOF' > a.py … (+2 lines)", displayCommand("cat <<'EOF' > a.py\nx\nEOF"))
 	assert.Equal(t, "python3 a.py", shellSummary("bash", "cat <<'EOF' > a.py\nx\nEOF\npython3 a.py", planShell("cat <<'EOF' > a.py\nx\nEOF\npython3 a.py"), unwrap("ok")).KeyFacts[0][2:])
 }
-
-func TestGrepOpts(t *testing.T) {
-	o := grepOpts(parseShell(`grep -rn --include=*.py -A 3 "def foo" src lib`)[0])
-	assert.Equal(t, "def foo", o.pattern)
-	assert.Equal(t, []string{"src", "lib"}, o.paths)
-	assert.True(t, o.multi)
-	assert.True(t, o.context)
-	o = grepOpts(parseShell(`grep -c -e x a.py`)[0])
-	assert.Equal(t, "x", o.pattern)
-	assert.True(t, o.counts)
-	assert.False(t, o.multi)
-}
