@@ -88,7 +88,7 @@ func TestWindowMatchesWholeHistory(t *testing.T) {
 			require.NoError(t, err)
 			h := store.NewChatHistory()
 			m := New(c, WithChatHistory(h), WithReturnMessages(true), WithMinWindow(16))
-			whole := compact.NewSession("whole")
+			whole := compact.NewSession(DefaultSessionID) // the Memory's session id: the same refs
 			var all []llms.ChatMessage
 			moved := false
 			for i := 0; i < len(tc.msgs); i += tc.step {
