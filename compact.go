@@ -103,7 +103,7 @@ func (c *Compactor) load(s *Session, in []llms.MessageContent, co callOptions) (
 	msgs, src, repairs := repair(in)
 	ids, inTok := c.prepare(&s.memo, msgs, src, co.ids)
 	w := c.newWork(msgs, src, len(in), ids, inTok)
-	w.sid = s.st.ID
+	w.sid, w.memo = s.st.ID, &s.memo
 	inputTokens := w.base
 	for _, t := range inTok {
 		inputTokens += t

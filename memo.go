@@ -25,6 +25,22 @@ type memo struct {
 	valid bool
 
 	byID map[string]memoEntry // caller-id mode
+
+	refs map[string]string // message id -> ref, for the session's id
+}
+
+// ref returns the ref of message id in session sid, computed once per
+// message (a SHA-256) and kept while the message is in the input.
+func (m *memo) ref(sid, id string) string {
+	if r, ok := m.refs[id]; ok {
+		return r
+	}
+	if m.refs == nil || len(m.refs) > 2*max(len(m.ids), len(m.byID))+64 {
+		m.refs = make(map[string]string)
+	}
+	r := Ref(sid, id)
+	m.refs[id] = r
+	return r
 }
 
 type memoEntry struct {

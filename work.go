@@ -11,6 +11,7 @@ import (
 type work struct {
 	c       *Compactor
 	sid     string                // the session's id (refs)
+	memo    *memo                 // the session's memo (ref cache)
 	msgs    []llms.MessageContent // repaired input
 	src     []int                 // per index: the caller's input index, -1 if synthetic
 	nIn     int                   // length of the caller's input
@@ -161,7 +162,12 @@ func (w *work) anyIn(set map[string]struct{}) bool {
 }
 
 // ref returns the ref of message i.
-func (w *work) ref(i int) string { return Ref(w.sid, w.ids[i]) }
+func (w *work) ref(i int) string {
+	if w.memo != nil {
+		return w.memo.ref(w.sid, w.ids[i])
+	}
+	return Ref(w.sid, w.ids[i])
+}
 
 func (w *work) setSummary(r SummaryRecord) {
 	m := llms.MessageContent{Role: llms.ChatMessageTypeHuman, Parts: []llms.ContentPart{llms.TextPart(SummaryPreamble + r.Summary + RecallHint)}}

@@ -74,6 +74,7 @@ func (m *Memory) adoptLocked(st store.State) {
 	}
 	m.sess = sess
 	m.chain = st.Chain
+	m.noteChainRefsLocked()
 	m.stored = len(st.Chain)
 	m.verified = len(st.Chain)
 	m.version = st.Version
@@ -161,12 +162,14 @@ func (m *Memory) runEngine(ctx context.Context, force string) (res *compact.Resu
 			continue // the state was replaced meanwhile: run again on the new one
 		}
 		m.seen = n
+		pos := m.windowPositionsLocked(n) // before the window moves
 		if res.Compacted {
 			m.recordCompactionLocked(res, n)
 			m.dirty = true
 		}
 		changed := m.dirty
-		m.view = m.buildViewLocked(res, n)
+		m.view = m.buildViewLocked(res, n, pos)
+		m.noteRefsLocked(res, pos)
 		var st store.State
 		from := m.stored
 		if changed {

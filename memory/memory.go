@@ -64,7 +64,8 @@ type Memory struct {
 	seen       int    // history length of the last engine call
 	gen        uint64 // incremented whenever the state is replaced
 	view       cachedView
-	lossy      bool // the history drops tool calls or tool messages
+	recallRefs map[string]int // ref -> history position of a compacted original (recall.go)
+	lossy      bool           // the history drops tool calls or tool messages
 	closed     bool
 	async      bool
 	running    bool

@@ -32,7 +32,7 @@ type cachedView struct {
 // view is the history verbatim, exactly what langchaingo's
 // ConversationBuffer returns (the engine's repairs of broken tool pairs are
 // not applied then).
-func (m *Memory) buildViewLocked(res *compact.Result, n int) cachedView {
+func (m *Memory) buildViewLocked(res *compact.Result, n int, pos []int) cachedView {
 	v := cachedView{valid: true, n: n, summary: -1, tokens: res.Tokens, engineLen: len(res.Messages), gen: m.gen}
 	// Between compactions the engine's output is the previous one plus the
 	// new messages, unchanged (prefix stability): extend the previous view.
@@ -58,15 +58,23 @@ func (m *Memory) buildViewLocked(res *compact.Result, n int) cachedView {
 		}
 		return v
 	}
-	v.msgs, v.summary = m.mapResultLocked(res, n)
+	v.msgs, v.summary = m.mapResultLocked(res, pos)
 	return v
 }
 
-// mapResultLocked converts the engine's output for the window below n to
-// chat messages, with the position of the summary message (-1 if none).
-func (m *Memory) mapResultLocked(res *compact.Result, n int) ([]llms.ChatMessage, int) {
+// windowPositionsLocked returns the history positions of the window's
+// messages below n, in window order: what the engine's input index i
+// stands for.
+func (m *Memory) windowPositionsLocked(n int) []int {
 	pos := make([]int, 0, m.windowLen(n))
 	m.windowLocked(n, func(i int) { pos = append(pos, i) })
+	return pos
+}
+
+// mapResultLocked converts the engine's output for the window whose
+// positions are pos to chat messages, with the position of the summary
+// message (-1 if none).
+func (m *Memory) mapResultLocked(res *compact.Result, pos []int) ([]llms.ChatMessage, int) {
 	msgs := make([]llms.ChatMessage, 0, len(res.Messages))
 	summary := -1
 	for k, om := range res.Messages {
@@ -98,7 +106,8 @@ func (m *Memory) stateViewLocked(ctx context.Context) cachedView {
 	if m.c != nil {
 		res, err := m.c.View(ctx, m.sess, m.win, compact.WithMessageIDs(m.winIDs), compact.WithOmitted(n-len(m.win)))
 		if err == nil {
-			v.msgs, v.summary = m.mapResultLocked(res, n)
+			v.msgs, v.summary = m.mapResultLocked(res, m.windowPositionsLocked(n))
+			m.noteRefsLocked(res, m.windowPositionsLocked(n))
 			v.tokens, v.engineLen = res.Tokens, len(res.Messages)
 			return v
 		}

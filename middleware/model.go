@@ -46,7 +46,7 @@ func Wrap(next llms.Model, c *compact.Compactor, opts ...Option) *Model {
 			opt(&o)
 		}
 	}
-	return &Model{next: next, c: c, o: o, table: newTable(o.maxSessions, o.ttl, o.now)}
+	return &Model{next: next, c: c, o: o, table: newTable(o.maxSessions, o.ttl, o.now, o.maxOriginalBytes)}
 }
 
 // Unwrap returns the wrapped model.

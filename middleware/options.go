@@ -22,26 +22,28 @@ const (
 )
 
 type options struct {
-	maxSessions int
-	ttl         time.Duration
-	observer    func(CallInfo)
-	logger      *slog.Logger
-	calibrate   bool
-	textAgents  bool
-	retry       bool
-	isOverflow  func(error) bool
-	now         func() time.Time
+	maxSessions      int
+	ttl              time.Duration
+	maxOriginalBytes int
+	observer         func(CallInfo)
+	logger           *slog.Logger
+	calibrate        bool
+	textAgents       bool
+	retry            bool
+	isOverflow       func(error) bool
+	now              func() time.Time
 }
 
 func defaultOptions() options {
 	return options{
-		maxSessions: DefaultMaxSessions,
-		ttl:         DefaultSessionTTL,
-		calibrate:   true,
-		textAgents:  true,
-		retry:       true,
-		isOverflow:  IsOverflowError,
-		now:         time.Now,
+		maxSessions:      DefaultMaxSessions,
+		maxOriginalBytes: DefaultMaxOriginalBytes,
+		ttl:              DefaultSessionTTL,
+		calibrate:        true,
+		textAgents:       true,
+		retry:            true,
+		isOverflow:       IsOverflowError,
+		now:              time.Now,
 	}
 }
 
@@ -67,6 +69,16 @@ func WithSessionTTL(d time.Duration) Option {
 			o.ttl = d
 		}
 	}
+}
+
+// WithMaxOriginalBytes sets how many bytes of compacted originals the
+// Model keeps per session, in memory, for its recall tool
+// ([Model.RecallTool]); when a session's originals exceed it, the oldest
+// are forgotten and recalling them answers that they are no longer held.
+// The originals leave with their session (see [WithMaxSessions] and
+// [WithSessionTTL]). n <= 0 keeps none. Default 8 MiB.
+func WithMaxOriginalBytes(n int) Option {
+	return func(o *options) { o.maxOriginalBytes = max(n, 0) }
 }
 
 // WithObserver registers fn, called synchronously at the end of every

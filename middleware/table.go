@@ -11,22 +11,24 @@ import (
 // table is the bounded session table: an LRU list with an idle TTL, safe for
 // concurrent use. Every operation is O(1) amortized.
 type table struct {
-	mu  sync.Mutex
-	max int
-	ttl time.Duration
-	now func() time.Time
-	ll  list.List // of *entry, most recently used first
-	m   map[string]*list.Element
+	mu      sync.Mutex
+	max     int
+	origMax int // bytes of originals kept per session
+	ttl     time.Duration
+	now     func() time.Time
+	ll      list.List // of *entry, most recently used first
+	m       map[string]*list.Element
 }
 
 type entry struct {
 	id   string
 	s    *compact.Session
+	orig *originals
 	used time.Time
 }
 
-func newTable(max int, ttl time.Duration, now func() time.Time) *table {
-	t := &table{max: max, ttl: ttl, now: now, m: make(map[string]*list.Element)}
+func newTable(max int, ttl time.Duration, now func() time.Time, origMax int) *table {
+	t := &table{max: max, ttl: ttl, now: now, origMax: origMax, m: make(map[string]*list.Element)}
 	t.ll.Init()
 	return t
 }
@@ -51,7 +53,7 @@ func (t *table) get(id string) (s *compact.Session, created bool) {
 	for t.ll.Len() >= t.max {
 		t.remove(t.ll.Back())
 	}
-	e := &entry{id: id, s: compact.NewSession(id), used: now}
+	e := &entry{id: id, s: compact.NewSession(id), orig: newOriginals(t.origMax), used: now}
 	t.m[id] = t.ll.PushFront(e)
 	return e.s, true
 }
@@ -77,14 +79,31 @@ func (t *table) put(id string, s *compact.Session) {
 	defer t.mu.Unlock()
 	if el, ok := t.m[id]; ok {
 		e := el.Value.(*entry)
-		e.s, e.used = s, t.now()
+		e.s, e.orig, e.used = s, newOriginals(t.origMax), t.now()
 		t.ll.MoveToFront(el)
 		return
 	}
 	for t.ll.Len() >= t.max {
 		t.remove(t.ll.Back())
 	}
-	t.m[id] = t.ll.PushFront(&entry{id: id, s: s, used: t.now()})
+	t.m[id] = t.ll.PushFront(&entry{id: id, s: s, orig: newOriginals(t.origMax), used: t.now()})
+}
+
+// originalsOf returns the originals kept for the live session id and its
+// session, or nil when the table holds no such session (never used,
+// evicted or expired). It neither creates the session nor refreshes its TTL.
+func (t *table) originalsOf(id string) (*compact.Session, *originals) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	el, ok := t.m[id]
+	if !ok {
+		return nil, nil
+	}
+	e := el.Value.(*entry)
+	if t.ttl > 0 && t.now().Sub(e.used) > t.ttl {
+		return nil, nil
+	}
+	return e.s, e.orig
 }
 
 // forget removes id; it reports whether it was present.

@@ -20,7 +20,7 @@ func (c *fakeClock) now() time.Time { return c.t }
 
 func TestTableLRU(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(0, 0)}
-	tb := newTable(3, 0, clk.now)
+	tb := newTable(3, 0, clk.now, DefaultMaxOriginalBytes)
 	a, created := tb.get("a")
 	require.True(t, created)
 	b, _ := tb.get("b")
@@ -41,7 +41,7 @@ func TestTableLRU(t *testing.T) {
 
 func TestTableTTL(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(0, 0)}
-	tb := newTable(100, time.Minute, clk.now)
+	tb := newTable(100, time.Minute, clk.now, DefaultMaxOriginalBytes)
 	a, _ := tb.get("a")
 	clk.t = clk.t.Add(30 * time.Second)
 	tb.get("b")
@@ -57,7 +57,7 @@ func TestTableTTL(t *testing.T) {
 }
 
 func TestTablePutForget(t *testing.T) {
-	tb := newTable(2, 0, time.Now)
+	tb := newTable(2, 0, time.Now, DefaultMaxOriginalBytes)
 	s := compact.NewSession("restored")
 	tb.put("x", s)
 	got, created := tb.get("x")

@@ -1,0 +1,102 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/store"
+)
+
+// The Memory's recall source: the originals of its compacted messages are
+// its history's own messages. recallRefs maps the ref of every message the
+// session summarized (the chain's positions) or the latest engine call
+// masked or cut to its history position; recall reads the message there.
+
+// noteRefsLocked records the refs the engine reported for the window
+// whose history positions are pos.
+func (m *Memory) noteRefsLocked(res *compact.Result, pos []int) {
+	if len(res.Refs) != len(pos) {
+		return
+	}
+	for j, ref := range res.Refs {
+		if ref != "" {
+			m.setRefLocked(ref, pos[j])
+		}
+	}
+}
+
+// noteChainRefsLocked records the refs of every message the chain's
+// records summarized.
+func (m *Memory) noteChainRefsLocked() {
+	for _, r := range m.chain {
+		for _, p := range r.Positions {
+			if p >= 0 && p < len(m.entries) {
+				m.setRefLocked(compact.Ref(m.o.sessionID, m.entries[p].id), p)
+			}
+		}
+	}
+}
+
+func (m *Memory) setRefLocked(ref string, pos int) {
+	if m.recallRefs == nil {
+		m.recallRefs = make(map[string]int)
+	}
+	m.recallRefs[ref] = pos
+}
+
+// recallSource is the session's compacted originals as the recall tool
+// reads them.
+type recallSource struct{ m *Memory }
+
+// Original implements recall's source: the message the ref names.
+func (s recallSource) Original(ctx context.Context, ref string) (store.Original, error) {
+	if err := s.m.syncForRead(ctx); err != nil {
+		return store.Original{}, err
+	}
+	s.m.mu.Lock()
+	defer s.m.mu.Unlock()
+	p, ok := s.m.recallRefs[ref]
+	if !ok || p >= len(s.m.entries) {
+		return store.Original{}, fmt.Errorf("memory: original ref:%s: %w", ref, store.ErrNotFound)
+	}
+	return s.m.originalLocked(ref, p), nil
+}
+
+// Search implements recall's source: the compacted originals whose text
+// contains query, ignoring case, in history order, at most limit.
+func (s recallSource) Search(ctx context.Context, query string, limit int) ([]store.Original, error) {
+	if query == "" || limit <= 0 {
+		return nil, nil
+	}
+	if err := s.m.syncForRead(ctx); err != nil {
+		return nil, err
+	}
+	q := store.FoldCase(query)
+	s.m.mu.Lock()
+	defer s.m.mu.Unlock()
+	byPos := make(map[int]string, len(s.m.recallRefs))
+	for ref, p := range s.m.recallRefs {
+		byPos[p] = ref
+	}
+	var out []store.Original
+	for p := 0; p < len(s.m.entries) && len(out) < limit; p++ {
+		ref, ok := byPos[p]
+		if !ok {
+			continue
+		}
+		if o := s.m.originalLocked(ref, p); strings.Contains(store.FoldCase(o.Text), q) {
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}
+
+// compactedLocked reports how many originals the source holds.
+func (m *Memory) compactedLocked() int { return len(m.recallRefs) }
+
+// originalLocked returns the original of the entry at position p.
+func (m *Memory) originalLocked(ref string, p int) store.Original {
+	return originalOf(ref, m.entries[p].id, m.entries[p].mc)
+}
