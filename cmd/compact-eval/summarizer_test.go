@@ -6,10 +6,8 @@ import (
 	"testing"
 
 	"github.com/agentcompact/compact"
-	"github.com/agentcompact/compact/prompts"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/tmc/langchaingo/llms"
 )
 
 func TestScriptedSummarizer(t *testing.T) {
@@ -34,36 +32,6 @@ func TestScriptedSummarizer(t *testing.T) {
 	assert.Equal(t, 1, calls)
 	assert.Positive(t, in)
 	assert.Positive(t, out)
-}
-
-func TestScriptedModelReply(t *testing.T) {
-	c := testCounter(t)
-	m := scriptedModel{counter: c}
-	_, err := m.GenerateContent(context.Background(), nil)
-	assert.Error(t, err, "no request in the context")
-
-	msgs := conversation()[1:]
-	req := &compact.SummarizeRequest{Messages: msgs, MaxTokens: 100}
-	ctx := context.WithValue(context.Background(), requestKey{}, req)
-	// The transcript shows messages 5 to 7 only: the first four were trimmed.
-	prompt := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman,
-		"<transcript>\n<message index=5 role=tool>\n</message>\n<message index=6 role=assistant>\n</message>\n</transcript>")}
-	resp, err := m.GenerateContent(ctx, prompt, llms.WithMaxTokens(157))
-	require.NoError(t, err)
-	reply := resp.Choices[0].Content
-	assert.LessOrEqual(t, c.Count(reply), 157)
-	sum, err := prompts.ParseSummary(reply)
-	require.NoError(t, err)
-	assert.NotContains(t, reply, "src/parser.py", "a message the transcript does not show")
-	assert.NotContains(t, sum.Context.Participants, "user", "the user message was trimmed")
-
-	_, err = m.GenerateContent(ctx, prompt, llms.WithMaxTokens(5))
-	assert.Error(t, err, "no reply fits 5 tokens")
-
-	ctx = context.WithValue(context.Background(), requestKey{}, &compact.SummarizeRequest{Messages: msgs, MaxTokens: 400})
-	out, err := m.Call(ctx, "<message index=1 role=user>", llms.WithMaxTokens(532))
-	require.NoError(t, err)
-	assert.Contains(t, out, "src/parser.py")
 }
 
 func TestSummarizerFactoryModes(t *testing.T) {

@@ -1,0 +1,105 @@
+package scripted
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/agentcompact/compact/budget"
+	"github.com/agentcompact/compact/prompts"
+	"github.com/agentcompact/compact/summary"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tmc/langchaingo/llms"
+)
+
+func testCounter(t testing.TB) *budget.TokenCounter {
+	t.Helper()
+	c, err := budget.NewCounter("gpt-4o")
+	require.NoError(t, err)
+	return c
+}
+
+func call(id, name, args string) llms.MessageContent {
+	return llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{
+		llms.ToolCall{ID: id, Type: "function", FunctionCall: &llms.FunctionCall{Name: name, Arguments: args}}}}
+}
+
+func result(id, name, content string) llms.MessageContent {
+	return llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{
+		llms.ToolCallResponse{ToolCallID: id, Name: name, Content: content}}}
+}
+
+// conversation is a small agent run, without its system prompt.
+func conversation() []llms.MessageContent {
+	return []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeHuman, "Fix the bug in the parser. You must not modify the tests.\nThanks"),
+		call("c1", "bash", `{"command": "cat src/parser.py"}`),
+		result("c1", "bash", "<returncode>0</returncode>\n<output>\ndef parse():\n    raise ValueError('x')\n</output>"),
+		call("c2", "bash", `{"command": "python3 -m pytest tests/test_parser.py"}`),
+		result("c2", "bash", "<returncode>1</returncode>\n<output>\nTraceback (most recent call last):\n  File \"a.py\", line 1\nparser.errors.ParseError: bad token\n</output>"),
+		call("c3", "open", `{"command": "open lib/x.py", "path": "lib/x.py", "open_file": "--weird"}`),
+		result("c3", "open", "[File: lib/x.py]"),
+	}
+}
+
+func TestModelReply(t *testing.T) {
+	c := testCounter(t)
+	m := Model{Counter: c}
+	_, err := m.GenerateContent(context.Background(), nil)
+	assert.ErrorContains(t, err, "no request in the context")
+
+	msgs := conversation()
+	req := &summary.Request{Messages: msgs, MaxTokens: 100}
+	ctx := WithRequest(context.Background(), req)
+	// The transcript shows messages 5 to 7 only: the first four were trimmed.
+	prompt := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman,
+		"<transcript>\n<message index=5 role=tool>\n</message>\n<message index=6 role=assistant>\n</message>\n</transcript>")}
+	resp, err := m.GenerateContent(ctx, prompt, llms.WithMaxTokens(157))
+	require.NoError(t, err)
+	reply := resp.Choices[0].Content
+	assert.LessOrEqual(t, c.Count(reply), 157)
+	sum, err := prompts.ParseSummary(reply)
+	require.NoError(t, err)
+	assert.NotContains(t, reply, "src/parser.py", "a message the transcript does not show")
+	assert.NotContains(t, sum.Context.Participants, "user", "the user message was trimmed")
+
+	_, err = m.GenerateContent(ctx, prompt, llms.WithMaxTokens(5))
+	assert.ErrorContains(t, err, "no reply fits")
+
+	ctx = WithRequest(context.Background(), &summary.Request{Messages: msgs, MaxTokens: 400})
+	out, err := m.Call(ctx, "<message index=1 role=user>", llms.WithMaxTokens(532))
+	require.NoError(t, err)
+	assert.Contains(t, out, "src/parser.py")
+}
+
+func TestModelCounter(t *testing.T) {
+	msgs := conversation()
+	prompt := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "<message index=1 role=user>")}
+	_, err := Model{}.GenerateContent(WithRequest(context.Background(), &summary.Request{Messages: msgs, MaxTokens: 400}), prompt)
+	assert.ErrorContains(t, err, "no token counter")
+
+	c := testCounter(t)
+	req := &summary.Request{Messages: msgs, MaxTokens: 400, Count: c.Count}
+	resp, err := Model{}.GenerateContent(WithRequest(context.Background(), req), prompt)
+	require.NoError(t, err, "the request's Count stands in")
+	assert.Contains(t, resp.Choices[0].Content, "src/parser.py")
+}
+
+func TestNewSummarizer(t *testing.T) {
+	c := testCounter(t)
+	s := NewSummarizer(Model{Counter: c})
+	msgs := conversation()
+	var calls []summary.Call
+	req := summary.Request{Messages: msgs, Depth: 1, MaxTokens: 200, MaxInputTokens: 8000, Count: c.Count,
+		OnCall: func(_ context.Context, call summary.Call) { calls = append(calls, call) }}
+	rec, err := s.Summarize(context.Background(), req)
+	require.NoError(t, err)
+	assert.Equal(t, summary.ModeLLM, rec.Mode)
+	assert.LessOrEqual(t, c.Count(rec.Summary), 200)
+	for _, want := range []string{"src/parser.py", "ParseError"} {
+		assert.Contains(t, rec.Summary+strings.Join(rec.Context.DomainEntities, " "), want)
+	}
+	require.Len(t, calls, 1)
+	assert.NoError(t, calls[0].Err)
+}
