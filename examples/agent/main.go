@@ -4,11 +4,16 @@
 // happened on every call.
 //
 // The agent explores a directory (this project's source by default) with
-// real tools: list_dir, grep, read_file and go_vet. Offline (the default
-// when no provider is configured) a deterministic scripted model drives it;
-// with OPENAI_API_KEY set it uses OpenAI, with -ollama an Ollama server.
+// real tools: list_dir, grep, read_file and go_vet, and the middleware's
+// recall tool, which brings back what compaction masked, cut or
+// summarized. Offline (the default when no provider is configured) a
+// deterministic scripted model drives it, recalls one condensed output by
+// the ref its marker shows, and with -llm-summarizer also writes the
+// summaries; with OPENAI_API_KEY set it uses OpenAI, with -ollama an Ollama
+// server.
 //
 //	go run ./examples/agent                       # offline, this project
+//	go run ./examples/agent -llm-summarizer       # offline, LLM-mode summaries
 //	go run ./examples/agent -dir ~/src/myproject -window 16000
 //	OPENAI_API_KEY=... go run ./examples/agent -model gpt-4o-mini
 //	go run ./examples/agent -ollama http://localhost:11434 -model llama3.1
@@ -28,6 +33,7 @@ import (
 	"time"
 
 	"github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/internal/scripted"
 	"github.com/agentcompact/compact/middleware"
 	"github.com/tmc/langchaingo/agents"
 	"github.com/tmc/langchaingo/chains"
@@ -64,15 +70,16 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&cfg.files, "files", 12, "how many files the scripted model reads")
 	fs.IntVar(&cfg.maxIter, "max-iterations", 24, "the executor's iteration limit")
 	fs.StringVar(&cfg.task, "task", defaultTask, "the task given to the agent")
-	fs.BoolVar(&cfg.llmSummary, "llm-summarizer", false, "summarize with the model itself (default: the rule-based digest; the scripted model cannot summarize)")
+	fs.BoolVar(&cfg.llmSummary, "llm-summarizer", false, "summarize with the model itself through the engine's LLM summarizer (default: the rule-based digest); offline, the scripted model answers with a JSON summary built from the digest of the transcript it is sent")
 	fs.BoolVar(&cfg.quiet, "quiet", false, "no progress lines while the agent runs")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `Usage: go run ./examples/agent [flags]
 
 Runs a langchaingo OpenAI-functions agent with real tools (list_dir, grep,
-read_file, go_vet) over a directory, its model wrapped with middleware.Wrap,
-and reports every model call: the tokens the agent built, the tokens sent,
-each compaction, the final summary and totals.
+read_file, go_vet, and the middleware's recall tool) over a directory, its
+model wrapped with middleware.Wrap, and reports every model call: the
+tokens the agent built, the tokens sent, each compaction, each use of
+recall, the final summary and totals.
 
 Model: with -ollama, that Ollama server; else with OPENAI_API_KEY set
 (OPENAI_BASE_URL is honoured), OpenAI; else, or with -offline, a scripted
@@ -143,7 +150,9 @@ func chooseModel(cfg config) (llms.Model, string, string, error) {
 		}
 		return m, "openai " + name, name, nil
 	}
-	return &scripted{maxFiles: cfg.files}, "scripted (offline, deterministic)", "gpt-4o", nil
+	// The scripted summary model counts with the engine's counter (the
+	// request's Count).
+	return &scriptedAgent{maxFiles: cfg.files, summaries: scripted.Model{}}, "scripted (offline, deterministic)", "gpt-4o", nil
 }
 
 func runAgent(ctx context.Context, cfg config, out io.Writer) error {
@@ -159,10 +168,15 @@ func runAgent(ctx context.Context, cfg config, out io.Writer) error {
 		return err
 	}
 	opts := []compact.Option{compact.WithModel(tokenizer), compact.WithContextWindow(cfg.window)}
-	if cfg.llmSummary {
-		if _, ok := base.(*scripted); !ok {
-			opts = append(opts, compact.WithSummarizer(base))
-		}
+	switch _, offline := base.(*scriptedAgent); {
+	case !cfg.llmSummary:
+	case offline:
+		// The same LLM summarizer as compact.WithSummarizer(base), that also
+		// hands each request to the scripted model through the context: it
+		// builds its JSON from the request's messages the transcript shows.
+		opts = append(opts, compact.WithCustomSummarizer(scripted.NewSummarizer(base)))
+	default:
+		opts = append(opts, compact.WithSummarizer(base))
 	}
 	c, err := compact.New(opts...)
 	if err != nil {
@@ -178,7 +192,10 @@ func runAgent(ctx context.Context, cfg config, out io.Writer) error {
 			mu.Unlock()
 		}
 	}
-	llm := middleware.Wrap(base, c, middleware.WithObserver(func(i middleware.CallInfo) {
+	// The taps keep the latest context the model was sent (below the
+	// middleware) and the agent built (above it), for the recall report.
+	sent := &tap{Model: base}
+	llm := middleware.Wrap(sent, c, middleware.WithObserver(func(i middleware.CallInfo) {
 		mu.Lock()
 		calls = append(calls, i)
 		n := len(calls)
@@ -192,8 +209,18 @@ func runAgent(ctx context.Context, cfg config, out io.Writer) error {
 	fmt.Fprintf(out, "window %s tokens, budget %s (reply reserve %s), tokenizer %s\n\n",
 		num(c.Window()), num(c.Budget()), num(c.Window()-c.Budget()), c.Counter().Encoding())
 
+	built := &tap{Model: llm}
 	tl := newTools(root, say)
-	exec := agents.NewExecutor(agents.NewOpenAIFunctionsAgent(llm, tl), agents.WithMaxIterations(cfg.maxIter))
+	var recall *recallRecorder
+	if rt, err := recallToolOf(llm); err == nil {
+		recall = &recallRecorder{Tool: rt, built: built, sent: sent, say: say, calls: func() int {
+			mu.Lock()
+			defer mu.Unlock()
+			return len(calls)
+		}}
+		tl = append(tl, recall)
+	}
+	exec := agents.NewExecutor(agents.NewOpenAIFunctionsAgent(built, tl), agents.WithMaxIterations(cfg.maxIter))
 	const sessionID = "example-agent"
 	start := time.Now()
 	answer, runErr := chains.Run(middleware.WithSession(ctx, sessionID), exec, cfg.task)
@@ -204,7 +231,7 @@ func runAgent(ctx context.Context, cfg config, out io.Writer) error {
 	if runErr == nil {
 		fmt.Fprintf(out, "\nAnswer:\n%s\n", indent(answer, "  "))
 	}
-	report(out, c, llm.Session(sessionID), calls, elapsed)
+	report(out, c, llm.Session(sessionID), calls, elapsed, func(out io.Writer) { reportRecall(out, recall != nil, recall.used()) })
 	if runErr != nil {
 		return fmt.Errorf("agent run: %w", runErr)
 	}
@@ -223,7 +250,9 @@ func progressLine(n int, i middleware.CallInfo) string {
 	return s
 }
 
-func report(out io.Writer, c *compact.Compactor, s *compact.Session, calls []middleware.CallInfo, elapsed time.Duration) {
+// report writes the calls, the compactions, the recall section (written
+// by recall), the final summary and the totals.
+func report(out io.Writer, c *compact.Compactor, s *compact.Session, calls []middleware.CallInfo, elapsed time.Duration, recall func(io.Writer)) {
 	fmt.Fprintf(out, "\nModel calls (tokens as the engine counts them):\n")
 	fmt.Fprintf(out, "  %4s  %12s  %12s  %8s  %s\n", "call", "agent built", "sent", "budget", "compaction")
 	var built, sent, maxBuilt int
@@ -265,6 +294,8 @@ func report(out io.Writer, c *compact.Compactor, s *compact.Session, calls []mid
 			k+1, ev.call, e.Reason, e.Mode, e.Depth, num(e.TokensBefore), num(e.TokensAfter), e.RatioBefore, e.RatioAfter,
 			e.MessagesBefore, e.MessagesAfter, e.Masked, e.Dropped, e.Truncated)
 	}
+
+	recall(out)
 
 	fmt.Fprintf(out, "\nFinal summary:\n")
 	if s == nil || s.Latest() == nil {

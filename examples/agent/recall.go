@@ -1,0 +1,248 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/summary"
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/tools"
+)
+
+// recallLines is how many lines of a recalled original the report prints.
+const recallLines = 6
+
+// recallToolOf returns the recall tool of the wrapped model
+// ((*middleware.Model).RecallTool).
+//
+// It is a seam while the branch that adds RecallTool is not merged: the
+// example builds either way, and registers the tool as soon as the model
+// has it.
+func recallToolOf(m any) (tools.Tool, error) {
+	r, ok := m.(interface{ RecallTool() tools.Tool })
+	if !ok {
+		return nil, errors.New("the wrapped model has no recall tool")
+	}
+	return r.RecallTool(), nil
+}
+
+// tap passes every call to its model and keeps the messages of the latest
+// call (summarizer calls aside), for the recall report: above the
+// middleware it sees the context the agent built, below it the context the
+// model was sent.
+type tap struct {
+	llms.Model
+	mu   sync.Mutex
+	last []llms.MessageContent
+}
+
+// GenerateContent keeps msgs and passes the call on.
+func (t *tap) GenerateContent(ctx context.Context, msgs []llms.MessageContent, options ...llms.CallOption) (*llms.ContentResponse, error) {
+	if !summary.IsSummarizerCall(ctx) {
+		t.mu.Lock()
+		t.last = msgs
+		t.mu.Unlock()
+	}
+	return t.Model.GenerateContent(ctx, msgs, options...)
+}
+
+// Call answers a single prompt through GenerateContent.
+func (t *tap) Call(ctx context.Context, prompt string, options ...llms.CallOption) (string, error) {
+	return llms.GenerateFromSinglePrompt(ctx, t, prompt, options...)
+}
+
+// SupportsReasoning forwards to the model when it implements
+// llms.ReasoningModel, so that the tap hides nothing of it.
+func (t *tap) SupportsReasoning() bool {
+	r, ok := t.Model.(llms.ReasoningModel)
+	return ok && r.SupportsReasoning()
+}
+
+// messages returns the messages of the latest call.
+func (t *tap) messages() []llms.MessageContent {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.last
+}
+
+// recallUse is one call of the recall tool, as the report shows it.
+type recallUse struct {
+	call          int    // the model call that asked for it
+	input, output string // the tool's input and answer
+	err           error  // the tool's error
+	ref           string // the ref of the input, "" for a search
+	marker        string // the line of the sent context that showed ref, "" if none did
+	original      string // the original the agent had seen, when the marker stood for a tool output
+	originalTool  string // that output's tool
+	originalFound bool
+}
+
+// recallRecorder wraps the recall tool: it records every use with the
+// marker the model was sent and the original the agent had seen.
+type recallRecorder struct {
+	tools.Tool
+	built, sent *tap
+	calls       func() int // model calls so far
+	say         progress
+
+	mu   sync.Mutex
+	uses []recallUse
+}
+
+// Call runs the recall tool and records the use.
+func (r *recallRecorder) Call(ctx context.Context, input string) (string, error) {
+	u := recallUse{call: r.calls(), input: input}
+	if id, ok := compact.ParseRef(firstField(input)); ok {
+		u.ref = id
+		u.marker, u.original, u.originalTool, u.originalFound = locate(id, r.sent.messages(), r.built.messages())
+	}
+	u.output, u.err = r.Tool.Call(ctx, input)
+	switch {
+	case u.err != nil:
+		r.say("recall %s → error: %v", input, u.err)
+	default:
+		r.say("recall %s → %d lines", input, lineCount(u.output))
+	}
+	r.mu.Lock()
+	r.uses = append(r.uses, u)
+	r.mu.Unlock()
+	return u.output, u.err
+}
+
+func (r *recallRecorder) used() []recallUse {
+	if r == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]recallUse(nil), r.uses...)
+}
+
+// firstField returns the first blank-separated field of s ("ref:ID" of
+// "ref:ID lines 1-40").
+func firstField(s string) string {
+	if f := strings.Fields(s); len(f) > 0 {
+		return f[0]
+	}
+	return ""
+}
+
+// locate finds the line of sent that shows ref:id and, when it stands for
+// a tool output, that output as the agent built it (the tool result of
+// the same call id in built).
+func locate(id string, sent, built []llms.MessageContent) (marker, original, tool string, found bool) {
+	want := compact.RefPrefix + id
+	var callID string
+	for _, m := range sent {
+		for _, p := range m.Parts {
+			var text string
+			switch p := p.(type) {
+			case llms.TextContent:
+				text = p.Text
+			case llms.ToolCallResponse:
+				text = p.Content
+				if strings.Contains(text, want) {
+					callID = p.ToolCallID
+				}
+			}
+			if marker == "" {
+				marker = lineWith(text, want)
+			}
+		}
+	}
+	if callID == "" {
+		return marker, "", "", false
+	}
+	for _, m := range built {
+		for _, p := range m.Parts {
+			if r, ok := p.(llms.ToolCallResponse); ok && r.ToolCallID == callID {
+				return marker, r.Content, r.Name, true
+			}
+		}
+	}
+	return marker, "", "", false
+}
+
+// lineWith returns the line of text that contains s ending at s (the
+// first such line), or "".
+func lineWith(text, s string) string {
+	i := strings.Index(text, s)
+	if i < 0 {
+		return ""
+	}
+	start := strings.LastIndex(text[:i], "\n") + 1
+	end := i + len(s)
+	if j := strings.IndexByte(text[end:], '\n'); j >= 0 {
+		end += j
+	} else {
+		end = len(text)
+	}
+	return text[start:end]
+}
+
+// recalledText returns the original text of a recall answer.
+func recalledText(out string) string {
+	return out
+}
+
+// reportRecall writes the Recall section: every use of the recall tool,
+// with the marker it came from, the first lines of its answer, and whether
+// the recalled text is the original the agent had seen.
+func reportRecall(out io.Writer, registered bool, uses []recallUse) {
+	fmt.Fprintf(out, "\nRecall:\n")
+	switch {
+	case !registered:
+		fmt.Fprintf(out, "  none: the wrapped model has no recall tool\n")
+		return
+	case len(uses) == 0:
+		fmt.Fprintf(out, "  none: the model did not call the recall tool\n")
+		return
+	}
+	for _, u := range uses {
+		if u.marker != "" {
+			fmt.Fprintf(out, "  the context sent at call %d showed: %s\n", u.call, clip(u.marker, 110))
+		}
+		fmt.Fprintf(out, "  the model called recall with:     %s\n", u.input)
+		if u.err != nil {
+			fmt.Fprintf(out, "  recall failed: %v\n", u.err)
+			continue
+		}
+		text := recalledText(u.output)
+		lines := strings.Split(strings.TrimRight(u.output, "\n"), "\n")
+		fmt.Fprintf(out, "  recall answered (%d lines, the first %d):\n", len(lines), min(recallLines, len(lines)))
+		for _, l := range lines[:min(recallLines, len(lines))] {
+			fmt.Fprintf(out, "    | %s\n", clip(l, 100))
+		}
+		switch {
+		case u.ref == "":
+		case !u.originalFound:
+			fmt.Fprintf(out, "  recalled text matches the original: not checked (the marker does not stand for a tool output)\n")
+		case text == u.original:
+			fmt.Fprintf(out, "  recalled text matches the original: yes (the %s output the agent had seen, %s bytes)\n", u.originalTool, num(len(u.original)))
+		default:
+			fmt.Fprintf(out, "  recalled text matches the original: no (%s bytes recalled, the %s output the agent had seen has %s)\n",
+				num(len(text)), u.originalTool, num(len(u.original)))
+		}
+	}
+}
+
+// clip shortens s to about n characters, keeping its head and its tail.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	head := n * 2 / 3
+	return string(r[:head]) + " … " + string(r[len(r)-(n-head):])
+}
+
+// lineCount returns the number of lines of s.
+func lineCount(s string) int {
+	return strings.Count(strings.TrimRight(s, "\n"), "\n") + 1
+}
