@@ -63,6 +63,22 @@ func TestRunOffline(t *testing.T) {
 	}
 }
 
+// TestRunLLMSummarizer: offline, -llm-summarizer makes the scripted model
+// write the summaries, through the engine's LLM summarizer.
+func TestRunLLMSummarizer(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go vet needs the go command")
+	}
+	t.Setenv("OPENAI_API_KEY", "")
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"-dir", project(t), "-window", "6000", "-files", "6", "-quiet", "-llm-summarizer"}, &out, &errb)
+	require.Equal(t, 0, code, "stderr: %s\nstdout: %s", errb.String(), out.String())
+	s := out.String()
+	assert.Regexp(t, `#\d+ at call \d+: (trigger|emergency), mode llm, depth \d`, s)
+	assert.Regexp(t, `Final summary:\n  depth \d+, mode llm, covers \d+ messages`, s)
+	assert.NotContains(t, s, "mode fallback", "every summary the scripted model wrote was valid")
+}
+
 func atoi(t *testing.T, s string) int {
 	t.Helper()
 	var n int

@@ -1,0 +1,210 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/agentcompact/compact/budget"
+	"github.com/agentcompact/compact/internal/scripted"
+	"github.com/agentcompact/compact/summary"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tmc/langchaingo/llms"
+)
+
+func toolResult(id, name, content string) llms.MessageContent {
+	return llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{
+		llms.ToolCallResponse{ToolCallID: id, Name: name, Content: content}}}
+}
+
+func TestCondensedOutput(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{"[✓ read_file: File: a.go | Lines: 3]", true},
+		{"[✓ read_file: File: a.go | Lines: 3] ref:abcd2345", true},
+		{"[❌ go_vet: exit 1] ref:abcd2345", true},
+		{"[✓ read_file: File: a.go]\npackage a", false},
+		{"[✓ read_file: File: a.go] ref:abcd2345 and more", false},
+		{"package a", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, condensedOutput(tt.in), "%q", tt.in)
+	}
+}
+
+func TestCondensedRef(t *testing.T) {
+	msgs := []llms.MessageContent{
+		toolResult("c1", "list_dir", "[✓ list_dir: 3 entries] ref:aaaa2222"),
+		toolResult("c2", "read_file", "package a // ref:bbbb3333 in a verbatim output is not a marker"),
+		toolResult("c3", "read_file", "[✓ read_file: File: a.go | Lines: 3] ref:cccc4444"),
+		toolResult("c4", "read_file", "package b"),
+	}
+	assert.Equal(t, "cccc4444", condensedRef(msgs), "the newest condensed output")
+	assert.Equal(t, "aaaa2222", condensedRef(msgs[:2]))
+	assert.Empty(t, condensedRef(msgs[1:2]))
+	assert.Empty(t, condensedRef([]llms.MessageContent{toolResult("c1", "x", "[✓ x: y] ref:UPPER234")}), "not a ref of the engine")
+}
+
+// step calls the scripted model and returns its tool call (name and
+// argument), or its answer as name "".
+func step(t *testing.T, s *scriptedAgent, msgs []llms.MessageContent, opts ...llms.CallOption) (string, string) {
+	t.Helper()
+	resp, err := s.GenerateContent(context.Background(), msgs, opts...)
+	require.NoError(t, err)
+	require.Len(t, resp.Choices, 1)
+	c := resp.Choices[0]
+	if len(c.ToolCalls) == 0 {
+		return "", c.Content
+	}
+	var args map[string]string
+	require.NoError(t, json.Unmarshal([]byte(c.ToolCalls[0].FunctionCall.Arguments), &args))
+	return c.ToolCalls[0].FunctionCall.Name, args["__arg1"]
+}
+
+func TestScriptedRecallsOnce(t *testing.T) {
+	withRecall := llms.WithFunctions([]llms.FunctionDefinition{{Name: "read_file"}, {Name: recallName}})
+	for _, offer := range []bool{true, false} {
+		var opts []llms.CallOption
+		if offer {
+			opts = append(opts, withRecall)
+		}
+		s := &scriptedAgent{maxFiles: 3}
+		var msgs []llms.MessageContent
+		name, _ := step(t, s, msgs, opts...)
+		require.Equal(t, "list_dir", name)
+		msgs = append(msgs, toolResult("c1", "list_dir", "       120  a.go\n       130  b.go\n       140  c.go\n"))
+		name, _ = step(t, s, msgs, opts...)
+		require.Equal(t, "grep", name)
+		msgs = append(msgs, toolResult("c2", "grep", "a.go:3:func NewA() {}\n"))
+		name, arg := step(t, s, msgs, opts...)
+		require.Equal(t, "read_file", name)
+		require.Equal(t, "a.go", arg)
+		// A compaction condensed the listing: the model recalls it by its
+		// ref when recall is offered, then reads on.
+		msgs[0] = toolResult("c1", "list_dir", "[✓ list_dir: 3 entries] ref:abcd2345")
+		msgs = append(msgs, toolResult("c3", "read_file", "package a"))
+		name, arg = step(t, s, msgs, opts...)
+		if offer {
+			require.Equal(t, recallName, name)
+			assert.Equal(t, "ref:abcd2345", arg)
+			msgs = append(msgs, toolResult("c4", recallName, "       120  a.go\n"))
+			name, arg = step(t, s, msgs, opts...)
+		}
+		require.Equal(t, "read_file", name, "offered %v", offer)
+		assert.Equal(t, "b.go", arg)
+		msgs = append(msgs, toolResult("c5", "read_file", "package b"))
+		name, arg = step(t, s, msgs, opts...)
+		require.Equal(t, "read_file", name, "recall is called once")
+		assert.Equal(t, "c.go", arg)
+		msgs = append(msgs, toolResult("c6", "read_file", "package c"))
+		name, _ = step(t, s, msgs, opts...)
+		require.Equal(t, "go_vet", name)
+		msgs = append(msgs, toolResult("c7", "go_vet", "go vet .: no issues found"))
+		name, answer := step(t, s, msgs, opts...)
+		require.Empty(t, name)
+		assert.Contains(t, answer, "read 3 files (a.go, b.go, c.go)")
+		assert.Contains(t, answer, "1 condensed to their key facts")
+		if offer {
+			assert.Contains(t, answer, "recalled one condensed output by its ref (ref:abcd2345)")
+		} else {
+			assert.NotContains(t, answer, "recalled")
+		}
+	}
+}
+
+func TestScriptedSummarizes(t *testing.T) {
+	c, err := budget.NewCounter("gpt-4o")
+	require.NoError(t, err)
+	msgs := []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeHuman, "Explore the project."),
+		toolResult("c1", "read_file", "package compact\n\nfunc New() {}\n"),
+	}
+	req := summary.Request{Messages: msgs, Depth: 1, MaxTokens: 200, MaxInputTokens: 4000, Count: c.Count}
+
+	s := &scriptedAgent{maxFiles: 1, summaries: scripted.Model{}}
+	rec, err := scripted.NewSummarizer(s).Summarize(context.Background(), req)
+	require.NoError(t, err)
+	assert.Equal(t, summary.ModeLLM, rec.Mode)
+	assert.NotEmpty(t, rec.Summary)
+	assert.Zero(t, s.step, "a summarizer call is no step of the script")
+
+	_, err = (&scriptedAgent{}).GenerateContent(summary.MarkSummarizerCall(context.Background()), nil)
+	assert.ErrorContains(t, err, "no summarizer model")
+}
+
+func TestLocate(t *testing.T) {
+	original := "package a\n\nfunc A() {}\n"
+	built := []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeHuman, "task"),
+		toolResult("c1", "read_file", original),
+		toolResult("c2", "read_file", "package b"),
+	}
+	sent := []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeHuman, "task"),
+		toolResult("c1", "read_file", "[✓ read_file: File: a.go | Lines: 3] ref:abcd2345"),
+		toolResult("c2", "read_file", "package b"),
+	}
+	marker, got, tool, ok := locate("abcd2345", sent, built)
+	require.True(t, ok)
+	assert.Equal(t, "[✓ read_file: File: a.go | Lines: 3] ref:abcd2345", marker)
+	assert.Equal(t, original, got)
+	assert.Equal(t, "read_file", tool)
+
+	// A cut marker in a text stands for no tool output.
+	sent[0] = llms.TextParts(llms.ChatMessageTypeHuman, "head\n[… compact: 300 bytes cut, ref:efgh6777 …]\ntail")
+	marker, _, _, ok = locate("efgh6777", sent, built)
+	assert.False(t, ok)
+	assert.Equal(t, "[… compact: 300 bytes cut, ref:efgh6777 …]", marker)
+
+	marker, _, _, ok = locate("zzzz2222", sent, built)
+	assert.False(t, ok)
+	assert.Empty(t, marker)
+}
+
+func TestReportRecall(t *testing.T) {
+	original := "package a\n\nfunc A() {}\n"
+	tests := []struct {
+		name       string
+		registered bool
+		uses       []recallUse
+		want       []string
+	}{
+		{name: "no tool", want: []string{"none: the wrapped model has no recall tool"}},
+		{name: "not called", registered: true, want: []string{"none: the model did not call the recall tool"}},
+		{name: "round trip", registered: true, uses: []recallUse{{call: 7, input: "ref:abcd2345", ref: "abcd2345",
+			marker: "[✓ read_file: File: a.go] ref:abcd2345", output: original, original: original, originalTool: "read_file", originalFound: true}},
+			want: []string{"the context sent at call 7 showed: [✓ read_file: File: a.go] ref:abcd2345",
+				"the model called recall with:     ref:abcd2345", "    | package a", "recalled text matches the original: yes (the read_file output the agent had seen, 23 bytes)"}},
+		{name: "mismatch", registered: true, uses: []recallUse{{call: 7, input: "ref:abcd2345", ref: "abcd2345",
+			output: "other", original: original, originalTool: "read_file", originalFound: true}},
+			want: []string{"recalled text matches the original: no"}},
+		{name: "search", registered: true, uses: []recallUse{{call: 3, input: "func A", output: "found"}},
+			want: []string{"the model called recall with:     func A", "    | found"}},
+		{name: "failed", registered: true, uses: []recallUse{{call: 3, input: "ref:abcd2345", err: errors.New("boom")}},
+			want: []string{"recall failed: boom"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			reportRecall(&b, tt.registered, tt.uses)
+			assert.True(t, strings.HasPrefix(b.String(), "\nRecall:\n"), b.String())
+			for _, w := range tt.want {
+				assert.Contains(t, b.String(), w)
+			}
+		})
+	}
+}
+
+func TestClip(t *testing.T) {
+	assert.Equal(t, "short", clip("short", 10))
+	got := clip(strings.Repeat("a", 50)+"ref:abcd2345", 40)
+	assert.True(t, strings.HasSuffix(got, "ref:abcd2345"), got)
+	assert.Contains(t, got, " … ")
+}
