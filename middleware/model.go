@@ -186,6 +186,7 @@ func (m *Model) GenerateContentStream(ctx context.Context, messages []llms.Messa
 // prepared is the state of one call between compaction and the reply.
 type prepared struct {
 	id   string
+	key  string // the session's table key; "" for an automatic session (no recall)
 	sess *compact.Session
 	tp   *textPrompt           // non-nil for a text-agent prompt
 	in   []llms.MessageContent // the engine's input
@@ -229,6 +230,12 @@ func (m *Model) prepare(ctx context.Context, msgs []llms.MessageContent, info *C
 		info.NewSession = true
 		m.log(ctx, slog.LevelWarn, "compact: session restarted: its summary covers none of the messages (another conversation under the same session?)", "session", id)
 	}
+	if explicit {
+		// Only a call with WithSession can recall: automatic keys are not
+		// known to tools.
+		p.key = key
+	}
+	m.keepOriginals(p, res)
 	m.setResult(p, res, info)
 	return p, nil
 }
@@ -249,6 +256,17 @@ func (m *Model) setResult(p *prepared, res *compact.Result, info *CallInfo) {
 	}
 }
 
+// keepOriginals keeps the originals of what res compacted, for recall,
+// in the session's entry of the table (explicit sessions only).
+func (m *Model) keepOriginals(p *prepared, res *compact.Result) {
+	if p.key == "" {
+		return
+	}
+	if _, orig := m.table.originalsOf(p.key); orig != nil {
+		orig.keep(p.in, res.Refs, originalOf)
+	}
+}
+
 // withRetry calls call with the compacted messages; on a context overflow it
 // compacts at the emergency level and calls once more.
 func (m *Model) withRetry(ctx context.Context, p *prepared, info *CallInfo, call func([]llms.MessageContent) error) error {
@@ -261,6 +279,7 @@ func (m *Model) withRetry(ctx context.Context, p *prepared, info *CallInfo, call
 	if cerr != nil {
 		return fmt.Errorf("middleware: the model rejected the prompt as too long (%w), and the emergency compaction of session %q failed: %w", err, p.id, cerr)
 	}
+	m.keepOriginals(p, res)
 	m.setResult(p, res, info)
 	if info.SentTokens >= before {
 		m.log(ctx, slog.LevelWarn, "compact: overflow, but the context cannot shrink further", "session", p.id, "tokens", before)

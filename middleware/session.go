@@ -45,29 +45,30 @@ const AutoSessionPrefix = "auto-"
 // ignored. An agent rebuilds the same opening on every iteration, so all the
 // calls of one run, and of later runs that replay the same history, share it.
 func autoKey(msgs []llms.MessageContent, head *string) string {
-	e := msg.NewEncoder(sha256.New())
+	var b []byte
 	i := 0
 	for ; i < len(msgs) && msgs[i].Role == llms.ChatMessageTypeSystem; i++ {
-		e.Message(msgs[i], true)
+		b = msg.AppendMessage(b, msgs[i], true)
 	}
 	if head != nil {
 		// The same bytes as the user message the first call of the run
 		// (before any scratchpad step) hashes.
-		e.Field('u', "")
-		e.Message(llms.MessageContent{Role: llms.ChatMessageTypeHuman, Parts: []llms.ContentPart{llms.TextContent{Text: *head}}}, true)
+		b = msg.AppendField(b, 'u', "")
+		b = msg.AppendMessage(b, llms.MessageContent{Role: llms.ChatMessageTypeHuman, Parts: []llms.ContentPart{llms.TextContent{Text: *head}}}, true)
 	} else {
 		for ; i < len(msgs); i++ {
 			if msgs[i].Role == llms.ChatMessageTypeHuman {
-				e.Field('u', "")
-				e.Message(msgs[i], true)
+				b = msg.AppendField(b, 'u', "")
+				b = msg.AppendMessage(b, msgs[i], true)
 				break
 			}
 		}
 		if i == len(msgs) && len(msgs) > 0 {
 			// No user message: the first message identifies the conversation.
-			e.Field('f', "")
-			e.Message(msgs[0], true)
+			b = msg.AppendField(b, 'f', "")
+			b = msg.AppendMessage(b, msgs[0], true)
 		}
 	}
-	return AutoSessionPrefix + hex.EncodeToString(e.Sum(nil)[:12])
+	sum := sha256.Sum256(b)
+	return AutoSessionPrefix + hex.EncodeToString(sum[:12])
 }

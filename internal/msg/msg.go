@@ -6,22 +6,27 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"hash"
 	"strconv"
+	"sync"
 
 	"github.com/tmc/langchaingo/llms"
 )
 
 // Hash returns the stable content hash of m: the first 8 bytes of the
-// SHA-256 of its tagged encoding (see [Encoder]), as 16 hex digits. It is
-// the base of compact.MessageIDs and of persisted state: its output for a
-// given message never changes.
+// SHA-256 of its tagged encoding (see [AppendMessage]), as 16 hex digits.
+// It is the base of compact.MessageIDs and of persisted state: its output
+// for a given message never changes.
 func Hash(m llms.MessageContent) string {
-	e := NewEncoder(sha256.New())
-	e.Message(m, false)
-	var sum [sha256.Size]byte
-	return hex.EncodeToString(e.h.Sum(sum[:0])[:8])
+	buf := encBuffers.Get().(*[]byte)
+	b := AppendMessage((*buf)[:0], m, false)
+	sum := sha256.Sum256(b)
+	*buf = b[:0]
+	encBuffers.Put(buf)
+	return hex.EncodeToString(sum[:8])
 }
+
+// encBuffers caches the buffers encodings are built in.
+var encBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
 
 // ID returns the id of the n-th occurrence (1-based) of a message whose
 // content hash is base: base itself for the first, base~n after. It is how
@@ -33,34 +38,21 @@ func ID(base string, n int) string {
 	return base
 }
 
-// Encoder writes the tagged, length-prefixed encoding of messages to a
-// hash: every field is written as a tag byte, its length (8 bytes, little
-// endian) and its bytes, so that no two different messages share an
-// encoding.
-type Encoder struct {
-	h hash.Hash
-	n [8]byte
+// AppendField appends one field of the tagged encoding to b: a tag byte,
+// the length of s (8 bytes, little endian) and its bytes, so that no two
+// different messages share an encoding.
+func AppendField(b []byte, tag byte, s string) []byte {
+	b = append(b, tag)
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(s)))
+	return append(b, s...)
 }
 
-// NewEncoder returns an Encoder writing to h.
-func NewEncoder(h hash.Hash) *Encoder { return &Encoder{h: h} }
-
-// Sum returns the hash of everything written, appended to b.
-func (e *Encoder) Sum(b []byte) []byte { return e.h.Sum(b) }
-
-// Field writes one tagged field.
-func (e *Encoder) Field(tag byte, s string) {
-	binary.LittleEndian.PutUint64(e.n[:], uint64(len(s)))
-	e.h.Write([]byte{tag})
-	e.h.Write(e.n[:])
-	e.h.Write([]byte(s))
-}
-
-// Message writes m's role and parts. With trimLast, trailing blanks of a
-// last text part are not written (a conversation's opening hashed the same
-// whatever white space an agent appends).
-func (e *Encoder) Message(m llms.MessageContent, trimLast bool) {
-	e.Field('r', string(m.Role))
+// AppendMessage appends the tagged encoding of m's role and parts to b.
+// With trimLast, trailing blanks of a last text part are not encoded (a
+// conversation's opening hashed the same whatever white space an agent
+// appends).
+func AppendMessage(b []byte, m llms.MessageContent, trimLast bool) []byte {
+	b = AppendField(b, 'r', string(m.Role))
 	for k, p := range m.Parts {
 		switch p := p.(type) {
 		case llms.TextContent:
@@ -68,29 +60,30 @@ func (e *Encoder) Message(m llms.MessageContent, trimLast bool) {
 			if trimLast && k == len(m.Parts)-1 {
 				t = TrimRightSpace(t)
 			}
-			e.Field('t', t)
+			b = AppendField(b, 't', t)
 		case llms.ToolCall:
-			e.Field('c', p.ID)
+			b = AppendField(b, 'c', p.ID)
 			if p.FunctionCall != nil {
-				e.Field('n', p.FunctionCall.Name)
-				e.Field('a', p.FunctionCall.Arguments)
+				b = AppendField(b, 'n', p.FunctionCall.Name)
+				b = AppendField(b, 'a', p.FunctionCall.Arguments)
 			}
 		case llms.ToolCallResponse:
-			e.Field('i', p.ToolCallID)
-			e.Field('n', p.Name)
-			e.Field('o', p.Content)
+			b = AppendField(b, 'i', p.ToolCallID)
+			b = AppendField(b, 'n', p.Name)
+			b = AppendField(b, 'o', p.Content)
 		case llms.ImageURLContent:
-			e.Field('u', p.URL)
-			e.Field('d', p.Detail)
+			b = AppendField(b, 'u', p.URL)
+			b = AppendField(b, 'd', p.Detail)
 		case llms.BinaryContent:
-			e.Field('m', p.MIMEType)
-			e.Field('b', string(p.Data))
+			b = AppendField(b, 'm', p.MIMEType)
+			b = AppendField(b, 'b', string(p.Data))
 		case nil:
-			e.Field('0', "")
+			b = AppendField(b, '0', "")
 		default:
-			e.Field('x', fmt.Sprintf("%T:%v", p, p))
+			b = AppendField(b, 'x', fmt.Sprintf("%T:%v", p, p))
 		}
 	}
+	return b
 }
 
 // TrimRightSpace returns s without trailing spaces, tabs and line breaks.

@@ -1,6 +1,7 @@
 package msg
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -70,4 +71,13 @@ func callMsg(id, name, args string) llms.MessageContent {
 func resultMsg(id, name, out string) llms.MessageContent {
 	return llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{
 		llms.ToolCallResponse{ToolCallID: id, Name: name, Content: out}}}
+}
+
+// TestHashAllocs: hashing builds its encoding in a cached buffer; the
+// only allocation is the returned string.
+func TestHashAllocs(t *testing.T) {
+	m := llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{
+		llms.ToolCallResponse{ToolCallID: "c1", Name: "bash", Content: strings.Repeat("output line\n", 500)}}}
+	Hash(m)
+	assert.LessOrEqual(t, testing.AllocsPerRun(100, func() { Hash(m) }), 1.0)
 }
