@@ -2,6 +2,7 @@ package scripted
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -16,31 +17,29 @@ import (
 func testCounter(t testing.TB) *budget.TokenCounter {
 	t.Helper()
 	c, err := budget.NewCounter("gpt-4o")
-	require.NoError(t, err)
+	require.NoError(t, err, "the embedded o200k_base encoding")
 	return c
 }
 
-func call(id, name, args string) llms.MessageContent {
-	return llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{
-		llms.ToolCall{ID: id, Type: "function", FunctionCall: &llms.FunctionCall{Name: name, Arguments: args}}}}
-}
-
-func result(id, name, content string) llms.MessageContent {
-	return llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{
-		llms.ToolCallResponse{ToolCallID: id, Name: name, Content: content}}}
-}
-
-// conversation is a small agent run, without its system prompt.
+// conversation is a small agent run without its system prompt: the task,
+// then three tool rounds (a read, a failed test run, an open).
 func conversation() []llms.MessageContent {
-	return []llms.MessageContent{
-		llms.TextParts(llms.ChatMessageTypeHuman, "Fix the bug in the parser. You must not modify the tests.\nThanks"),
-		call("c1", "bash", `{"command": "cat src/parser.py"}`),
-		result("c1", "bash", "<returncode>0</returncode>\n<output>\ndef parse():\n    raise ValueError('x')\n</output>"),
-		call("c2", "bash", `{"command": "python3 -m pytest tests/test_parser.py"}`),
-		result("c2", "bash", "<returncode>1</returncode>\n<output>\nTraceback (most recent call last):\n  File \"a.py\", line 1\nparser.errors.ParseError: bad token\n</output>"),
-		call("c3", "open", `{"command": "open lib/x.py", "path": "lib/x.py", "open_file": "--weird"}`),
-		result("c3", "open", "[File: lib/x.py]"),
+	msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "Fix the bug in the parser. You must not modify the tests.\nThanks")}
+	rounds := []struct{ tool, args, output string }{
+		{"bash", `{"command": "cat src/parser.py"}`, "<returncode>0</returncode>\n<output>\ndef parse():\n    raise ValueError('x')\n</output>"},
+		{"bash", `{"command": "python3 -m pytest tests/test_parser.py"}`,
+			"<returncode>1</returncode>\n<output>\nTraceback (most recent call last):\n  File \"a.py\", line 1\nparser.errors.ParseError: bad token\n</output>"},
+		{"open", `{"command": "open lib/x.py", "path": "lib/x.py"}`, "[File: lib/x.py]"},
 	}
+	for i, r := range rounds {
+		id := fmt.Sprintf("c%d", i+1)
+		msgs = append(msgs,
+			llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{
+				llms.ToolCall{ID: id, Type: "function", FunctionCall: &llms.FunctionCall{Name: r.tool, Arguments: r.args}}}},
+			llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{
+				llms.ToolCallResponse{ToolCallID: id, Name: r.tool, Content: r.output}}})
+	}
+	return msgs
 }
 
 func TestModelReply(t *testing.T) {
