@@ -69,7 +69,10 @@ func (c *Compactor) View(ctx context.Context, s *Session, msgs []llms.MessageCon
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.st.clone()
-	w, repairs, inputTokens := c.load(s, msgs, co)
+	w, repairs, inputTokens, err := c.load(s, msgs, co)
+	if err != nil {
+		return nil, err
+	}
 	restarted := w.apply(&st, co.omitted > 0)
 	res = w.result(&st, w.total(), inputTokens, st.effectiveBudget(c.budget), repairs)
 	res.Restarted = restarted
@@ -99,16 +102,19 @@ func begin(ctx context.Context, s *Session, in []llms.MessageContent, opts []Cal
 // load repairs the input, names and counts its messages, and returns the
 // work over it (before the session's view is applied), the repairs and the
 // input's tokens. s.mu must be held.
-func (c *Compactor) load(s *Session, in []llms.MessageContent, co callOptions) (*work, []string, int) {
+func (c *Compactor) load(s *Session, in []llms.MessageContent, co callOptions) (*work, []string, int, error) {
 	msgs, src, repairs := repair(in)
-	ids, inTok := c.prepare(&s.memo, msgs, src, co.ids)
+	ids, inTok, err := c.prepare(&s.memo, msgs, src, co.ids)
+	if err != nil {
+		return nil, nil, 0, err
+	}
 	w := c.newWork(msgs, src, len(in), ids, inTok)
 	w.sid, w.memo = s.st.ID, &s.memo
 	inputTokens := w.base
 	for _, t := range inTok {
 		inputTokens += t
 	}
-	return w, repairs, inputTokens
+	return w, repairs, inputTokens, nil
 }
 
 func (c *Compactor) run(ctx context.Context, s *Session, in []llms.MessageContent, force string, opts []CallOption) (*Result, error) {
@@ -156,7 +162,10 @@ func (c *Compactor) runLocked(ctx context.Context, s *Session, in []llms.Message
 	defer s.mu.Unlock()
 	st := &s.st
 	bud := st.effectiveBudget(c.budget)
-	w, repairs, inputTokens := c.load(s, in, co)
+	w, repairs, inputTokens, err := c.load(s, in, co)
+	if err != nil {
+		return nil, nil, err
+	}
 	restarted := w.apply(st, co.omitted > 0)
 	convLen := len(w.msgs) + co.omitted
 	tokens := w.total()
@@ -173,7 +182,7 @@ func (c *Compactor) runLocked(ctx context.Context, s *Session, in []llms.Message
 	ev := &Event{SessionID: st.ID, Reason: reason, Mode: ModeMask, TokensBefore: tokens, Budget: bud,
 		RatioBefore: float64(tokens) / float64(bud), MessagesBefore: w.outputLen(), Repairs: repairs, Start: start}
 	ns := st.clone()
-	tokens, err := c.stages(ctx, w, &ns, ev, bud)
+	tokens, err = c.stages(ctx, w, &ns, ev, bud)
 	if err != nil {
 		return nil, nil, err
 	}

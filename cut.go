@@ -77,7 +77,7 @@ func (w *work) cut(ns *sessionState, limit int) (int, bool) {
 		ns.setCut(id, c)
 		w.view[best] = c.apply(uncut, w.ref(best))
 		w.tokens[best] = w.c.counter.CountMessage(w.view[best])
-		w.cutm[best] = true
+		w.flags[best] |= flagCut
 	}
 	return n, true
 }

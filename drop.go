@@ -63,7 +63,7 @@ func (w *work) kindOf(u int, tailStart int) Kind {
 	case llms.ChatMessageTypeAI:
 		if r[1]-r[0] > 1 || msg.HasToolCall(m) {
 			for i := r[0] + 1; i < r[1]; i++ {
-				if w.failed[i] {
+				if w.flags[i]&flagFailed != 0 {
 					return KindToolError
 				}
 			}

@@ -21,7 +21,9 @@ func (w *work) mask(ns *sessionState, tailStart int) int {
 			continue
 		}
 		masks, failed, changed := w.maskParts(m, w.ref(i))
-		w.failed[i] = w.failed[i] || failed // an error round keeps its priority, masked or not
+		if failed {
+			w.flags[i] |= flagFailed // an error round keeps its priority, masked or not
+		}
 		if !changed {
 			continue
 		}
@@ -32,7 +34,7 @@ func (w *work) mask(ns *sessionState, tailStart int) int {
 		}
 		ns.setMask(w.ids[i], masks, failed)
 		w.view[i], w.tokens[i] = masked, tok
-		w.masked[i], w.failed[i] = true, failed
+		w.flags[i] |= flagMasked
 		n++
 	}
 	return n

@@ -1,6 +1,7 @@
 package compact
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/agentcompact/compact/internal/msg"
@@ -52,10 +53,11 @@ type memoEntry struct {
 // callerIDs, when set, are the caller's ids of the input before repair
 // (src maps each repaired message to its input index, -1 for a synthetic
 // one); else ids are derived from content.
-func (c *Compactor) prepare(m *memo, msgs []llms.MessageContent, src []int, callerIDs []string) ([]string, []int) {
+func (c *Compactor) prepare(m *memo, msgs []llms.MessageContent, src []int, callerIDs []string) ([]string, []int, error) {
 	if callerIDs == nil {
 		m.byID = nil
-		return c.prepareDerived(m, msgs)
+		ids, tok := c.prepareDerived(m, msgs)
+		return ids, tok, nil
 	}
 	m.valid = false
 	return c.prepareCaller(m, msgs, src, callerIDs)
@@ -96,7 +98,7 @@ func (c *Compactor) prepareDerived(m *memo, msgs []llms.MessageContent) ([]strin
 // result split off by repair) ids[i]+".r2", and a synthetic one its content
 // hash; a name already taken gets an occurrence suffix. Token counts come
 // from the memo by id when the message is unchanged.
-func (c *Compactor) prepareCaller(m *memo, msgs []llms.MessageContent, src []int, callerIDs []string) ([]string, []int) {
+func (c *Compactor) prepareCaller(m *memo, msgs []llms.MessageContent, src []int, callerIDs []string) ([]string, []int, error) {
 	ids := make([]string, len(msgs))
 	tok := make([]int, len(msgs))
 	taken := make(map[string]int, len(msgs))
@@ -112,6 +114,8 @@ func (c *Compactor) prepareCaller(m *memo, msgs []llms.MessageContent, src []int
 			id = callerIDs[s]
 			if n := from[s]; n > 1 {
 				id += ".r" + strconv.Itoa(n)
+			} else if taken[id] > 0 {
+				return nil, nil, fmt.Errorf("%w: WithMessageIDs: id %q given twice (input %d)", ErrInvalidInput, id, s)
 			}
 		}
 		taken[id]++
@@ -125,5 +129,5 @@ func (c *Compactor) prepareCaller(m *memo, msgs []llms.MessageContent, src []int
 		next[id] = e
 	}
 	m.byID = next
-	return ids, tok
+	return ids, tok, nil
 }

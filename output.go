@@ -75,29 +75,28 @@ func (w *work) refs(states []MessageState) []string {
 // messages. An input message split by repair is summarized only when every
 // part of it is: otherwise it is (partly) in the output.
 func (w *work) states() []MessageState {
+	const dropped, shown MessageState = 1 << 6, 1 << 7 // of its parts, per input
 	st := make([]MessageState, w.nIn)
-	parts := make([]int8, w.nIn) // per input: repaired messages not dropped (+1), dropped (-1 once)
 	for i, s := range w.src {
-		if s < 0 {
-			continue
-		}
-		if w.dropped[i] {
-			if parts[s] == 0 {
-				parts[s] = -1
+		switch {
+		case s < 0:
+		case w.dropped[i]:
+			st[s] |= dropped
+		default:
+			st[s] |= shown
+			if w.flags[i]&flagMasked != 0 {
+				st[s] |= StateMasked
 			}
-			continue
-		}
-		parts[s] = 1
-		if w.masked[i] {
-			st[s] |= StateMasked
-		}
-		if w.cutm[i] {
-			st[s] |= StateCut
+			if w.flags[i]&flagCut != 0 {
+				st[s] |= StateCut
+			}
 		}
 	}
-	for i, p := range parts {
-		if p < 0 {
+	for i, s := range st {
+		if s&shown == 0 && s&dropped != 0 {
 			st[i] = StateSummarized
+		} else {
+			st[i] = s &^ (dropped | shown)
 		}
 	}
 	return st

@@ -22,9 +22,7 @@ type work struct {
 	unit    []int
 	units   [][2]int // [start, end) per unit
 	dropped []bool
-	masked  []bool
-	cutm    []bool
-	failed  []bool                // per index: a masked tool output whose extraction reported an error
+	flags   []uint8               // per index: flagMasked, flagCut, flagFailed
 	view    []llms.MessageContent // per index: the message as sent (masked/cut)
 	tokens  []int                 // per index: tokens of view[i]
 	calls   map[string]extractors.Call
@@ -36,8 +34,7 @@ type work struct {
 func (c *Compactor) newWork(msgs []llms.MessageContent, src []int, nIn int, ids []string, inTok []int) *work {
 	n := len(msgs)
 	w := &work{c: c, msgs: msgs, src: src, nIn: nIn, ids: ids, last: -1, first: -1,
-		unit: make([]int, n), dropped: make([]bool, n), masked: make([]bool, n), cutm: make([]bool, n),
-		failed: make([]bool, n), view: make([]llms.MessageContent, n), tokens: make([]int, n)}
+		unit: make([]int, n), dropped: make([]bool, n), flags: make([]uint8, n), view: make([]llms.MessageContent, n), tokens: make([]int, n)}
 	copy(w.tokens, inTok)
 	if n > 0 {
 		w.base = budget.ReplyPriming
@@ -80,6 +77,13 @@ func (w *work) buildUnits() {
 		i = j
 	}
 }
+
+// The flags of a message in the view.
+const (
+	flagMasked uint8 = 1 << iota // its tool outputs are masked
+	flagCut                      // stage 3 cut it
+	flagFailed                   // its extraction reported an error (tool-error priority)
+)
 
 // pinned reports whether index i may never be dropped (system prefix,
 // latest user message, task).
@@ -139,11 +143,14 @@ func (w *work) applyMasksAndCuts(st *sessionState) {
 		changed := false
 		if m, ok := st.Masked[id]; ok {
 			w.view[i], changed = applyMask(w.msgs[i], m), true
-			w.masked[i], w.failed[i] = true, st.Failed[id]
+			w.flags[i] |= flagMasked
+			if st.Failed[id] {
+				w.flags[i] |= flagFailed
+			}
 		}
 		if cut, ok := st.Cut[id]; ok {
 			w.view[i], changed = cut.apply(w.view[i], w.ref(i)), true
-			w.cutm[i] = true
+			w.flags[i] |= flagCut
 		}
 		if changed {
 			w.tokens[i] = w.c.counter.CountMessage(w.view[i])

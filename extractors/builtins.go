@@ -24,6 +24,7 @@ package extractors
 //   - json: json, jq.
 //   - sql: sql, query, run_sql, sql_query, execute_sql, sql_db_query,
 //     sql_database, sqlite, psql, mysql.
+//   - recall: recall.
 //
 // The shell extractor parses the command line and routes it to the
 // analysis of the matching family (a cat is read like read_file, a grep
@@ -61,6 +62,7 @@ var builtins = [...]builtin{
 	{"http", httpExtract, []string{"http", "http_get", "http_request", "fetch", "fetch_url", "web_fetch", "url_fetch", "requests_get", "curl", "wget", "browse"}},
 	{"json", jsonExtract, []string{"json", "jq"}},
 	{"sql", sqlExtract, []string{"sql", "query", "run_sql", "sql_query", "execute_sql", "sql_db_query", "sql_database", "sqlite", "psql", "mysql"}},
+	{"recall", recallExtract, []string{RecallToolName}},
 }
 
 // Builtin returns the built-in extractor of a family, one of

@@ -86,6 +86,11 @@
 //     array length and item keys; "error" fields.
 //   - SQL results: query, rows (from "(N rows)", "N rows in set" or counted),
 //     columns (psql, mysql boxes, sqlite3).
+//   - recall (the recall tool's own answers, see [RecallPageHeader]): a
+//     recalled original becomes its ref and line range
+//     ("[✓ recall: ref:k3f2a9qx lines 1-120 of 300 | tool read_file]"), a
+//     search its query and the refs it found, so recalling does not grow
+//     the context for good.
 //
 // All built-ins run in time linear in the output (regular expressions are
 // compiled once and only run on the few lines a cheap substring test

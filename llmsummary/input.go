@@ -2,6 +2,7 @@ package llmsummary
 
 import (
 	"fmt"
+	"github.com/agentcompact/compact/internal/msg"
 	"strings"
 	"unicode/utf8"
 
@@ -148,20 +149,7 @@ func fitTranscript(entries []string, toks []int, capTokens int, count func(strin
 // tool outputs (as they stood, before condensing).
 func rawTokens(m llms.MessageContent, count func(string) int) int {
 	var b strings.Builder
-	for _, p := range m.Parts {
-		switch p := p.(type) {
-		case llms.TextContent:
-			b.WriteString(p.Text)
-		case llms.ToolCall:
-			if p.FunctionCall != nil {
-				b.WriteString(p.FunctionCall.Name)
-				b.WriteString(p.FunctionCall.Arguments)
-			}
-		case llms.ToolCallResponse:
-			b.WriteString(p.Content)
-		}
-		b.WriteByte('\n')
-	}
+	msg.WriteText(&b, m)
 	return count(b.String())
 }
 

@@ -326,10 +326,7 @@ func (m *Memory) keptTail(ctx context.Context, written []llms.ChatMessage) (bool
 // state, and saves the cleared state. It waits for a running compaction.
 func (m *Memory) Clear(ctx context.Context) error {
 	ctx = orBackground(ctx)
-	m.mu.Lock()
-	closed := m.closed
-	m.mu.Unlock()
-	if closed {
+	if m.isClosed() {
 		return ErrClosed
 	}
 	m.engineMu.Lock()
@@ -377,10 +374,7 @@ func (m *Memory) Clear(ctx context.Context) error {
 // the engine fails or the state cannot be saved.
 func (m *Memory) Compact(ctx context.Context) error {
 	ctx = orBackground(ctx)
-	m.mu.Lock()
-	closed := m.closed
-	m.mu.Unlock()
-	if closed {
+	if m.isClosed() {
 		return ErrClosed
 	}
 	m.engineMu.Lock()
@@ -535,6 +529,13 @@ func (m *Memory) syncForRead(ctx context.Context) error {
 		return m.syncState(ctx)
 	}
 	return m.refresh(ctx)
+}
+
+// isClosed reports whether Close was called.
+func (m *Memory) isClosed() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.closed
 }
 
 // orBackground returns ctx, or context.Background() for a nil ctx: a nil

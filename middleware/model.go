@@ -116,14 +116,7 @@ func (m *Model) GenerateContent(ctx context.Context, messages []llms.MessageCont
 	var resp *llms.ContentResponse
 	p, err := m.prepare(ctx, messages, &info)
 	if err == nil {
-		err = m.withRetry(ctx, p, &info, func(send []llms.MessageContent) error {
-			var e error
-			resp, e = m.next.GenerateContent(ctx, send, options...)
-			return e
-		})
-	}
-	if err == nil {
-		m.calibrate(p, resp, options, &info)
+		resp, err = m.generate(ctx, p, &info, options)
 	}
 	m.finish(&info, start, err)
 	if err != nil {
@@ -160,13 +153,8 @@ func (m *Model) GenerateContentStream(ctx context.Context, messages []llms.Messa
 			})
 		} else {
 			var resp *llms.ContentResponse
-			err = m.withRetry(ctx, p, &info, func(send []llms.MessageContent) error {
-				var e error
-				resp, e = m.next.GenerateContent(ctx, send, options...)
-				return e
-			})
+			resp, err = m.generate(ctx, p, &info, options)
 			if err == nil {
-				m.calibrate(p, resp, options, &info)
 				one := make(chan llms.ContentResponse, 1)
 				if resp != nil {
 					one <- *resp
@@ -265,6 +253,23 @@ func (m *Model) keepOriginals(p *prepared, res *compact.Result) {
 	if _, orig := m.table.originalsOf(p.key); orig != nil {
 		orig.keep(p.in, res.Refs, originalOf)
 	}
+}
+
+// generate calls the wrapped model with the compacted messages (retrying
+// once after an overflow) and feeds the provider's prompt tokens to the
+// session's calibration.
+func (m *Model) generate(ctx context.Context, p *prepared, info *CallInfo, options []llms.CallOption) (*llms.ContentResponse, error) {
+	var resp *llms.ContentResponse
+	err := m.withRetry(ctx, p, info, func(send []llms.MessageContent) error {
+		var e error
+		resp, e = m.next.GenerateContent(ctx, send, options...)
+		return e
+	})
+	if err != nil {
+		return nil, err
+	}
+	m.calibrate(p, resp, options, info)
+	return resp, nil
 }
 
 // withRetry calls call with the compacted messages; on a context overflow it

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/agentcompact/compact/internal/msg"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -250,21 +251,11 @@ func newSentView(sent []llms.MessageContent) sentView {
 	var b strings.Builder
 	v := sentView{outputs: map[string]string{}}
 	for _, m := range sent {
+		msg.WriteText(&b, m)
 		for _, p := range m.Parts {
-			switch p := p.(type) {
-			case llms.TextContent:
-				b.WriteString(p.Text)
-			case llms.ToolCall:
-				if p.FunctionCall != nil {
-					b.WriteString(p.FunctionCall.Name)
-					b.WriteByte(' ')
-					b.WriteString(p.FunctionCall.Arguments)
-				}
-			case llms.ToolCallResponse:
-				v.outputs[p.ToolCallID] += p.Content
-				b.WriteString(p.Content)
+			if r, ok := p.(llms.ToolCallResponse); ok {
+				v.outputs[r.ToolCallID] += r.Content
 			}
-			b.WriteByte('\n')
 		}
 	}
 	raw := b.String()

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/tmc/langchaingo/llms"
@@ -98,6 +99,27 @@ func TrimRightSpace(s string) string {
 		break
 	}
 	return s[:i]
+}
+
+// WriteText writes the text m carries to b, one line per part: a text, a
+// tool call as its name, a space and its arguments, a tool result's
+// content. Images and binary parts write an empty line.
+func WriteText(b *strings.Builder, m llms.MessageContent) {
+	for _, p := range m.Parts {
+		switch p := p.(type) {
+		case llms.TextContent:
+			b.WriteString(p.Text)
+		case llms.ToolCall:
+			if p.FunctionCall != nil {
+				b.WriteString(p.FunctionCall.Name)
+				b.WriteByte(' ')
+				b.WriteString(p.FunctionCall.Arguments)
+			}
+		case llms.ToolCallResponse:
+			b.WriteString(p.Content)
+		}
+		b.WriteByte('\n')
+	}
 }
 
 // Clone returns m with a new Parts slice (part values are shared: they are
