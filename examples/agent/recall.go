@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -71,6 +74,10 @@ func (t *tap) messages() []llms.MessageContent {
 	return t.last
 }
 
+// maxRecallPages bounds the pages the report reads to rebuild one
+// recalled original.
+const maxRecallPages = 50
+
 // recallUse is one call of the recall tool, as the report shows it.
 type recallUse struct {
 	call          int    // the model call that asked for it
@@ -79,8 +86,11 @@ type recallUse struct {
 	ref           string // the ref of the input, "" for a search
 	marker        string // the line of the sent context that showed ref, "" if none did
 	original      string // the original the agent had seen, when the marker stood for a tool output
-	originalTool  string // that output's tool
+	originalTool  string // that output's tool call ("read_file compactor.go")
 	originalFound bool
+	recalled      string // the recalled original, all its pages, when the answer is one
+	pages         int    // the pages read to rebuild it (0: the answer is no page)
+	pageErr       error  // why the pages could not be read
 }
 
 // recallRecorder wraps the recall tool: it records every use with the
@@ -103,6 +113,10 @@ func (r *recallRecorder) Call(ctx context.Context, input string) (string, error)
 		u.marker, u.original, u.originalTool, u.originalFound = locate(id, r.sent.messages(), r.built.messages())
 	}
 	u.output, u.err = r.Tool.Call(ctx, input)
+	if u.err == nil && u.ref != "" {
+		// For the report's check only: the whole original, page by page.
+		u.recalled, u.pages, u.pageErr = readPages(ctx, r.Tool, u.output)
+	}
 	switch {
 	case u.err != nil:
 		r.say("recall %s → error: %v", input, u.err)
@@ -135,7 +149,7 @@ func firstField(s string) string {
 
 // locate finds the line of sent that shows ref:id and, when it stands for
 // a tool output, that output as the agent built it (the tool result of
-// the same call id in built).
+// the same call id in built) and its tool call.
 func locate(id string, sent, built []llms.MessageContent) (marker, original, tool string, found bool) {
 	want := compact.RefPrefix + id
 	var callID string
@@ -161,12 +175,36 @@ func locate(id string, sent, built []llms.MessageContent) (marker, original, too
 	}
 	for _, m := range built {
 		for _, p := range m.Parts {
-			if r, ok := p.(llms.ToolCallResponse); ok && r.ToolCallID == callID {
-				return marker, r.Content, r.Name, true
+			switch p := p.(type) {
+			case llms.ToolCall:
+				if p.ID == callID && p.FunctionCall != nil {
+					tool = describeCall(p.FunctionCall)
+				}
+			case llms.ToolCallResponse:
+				if p.ToolCallID == callID {
+					if tool == "" {
+						tool = p.Name
+					}
+					return marker, p.Content, tool, true
+				}
 			}
 		}
 	}
 	return marker, "", "", false
+}
+
+// describeCall returns a tool call as "name argument" for the functions
+// agent's single argument ({"__arg1": "a.go"}), else its name.
+func describeCall(fc *llms.FunctionCall) string {
+	var args map[string]string
+	if json.Unmarshal([]byte(fc.Arguments), &args) == nil && len(args) == 1 {
+		for _, v := range args {
+			if v != "" && !strings.ContainsAny(v, "\n") {
+				return fc.Name + " " + clip(v, 60)
+			}
+		}
+	}
+	return fc.Name
 }
 
 // lineWith returns the line of text that contains s ending at s (the
@@ -186,9 +224,83 @@ func lineWith(text, s string) string {
 	return text[start:end]
 }
 
-// recalledText returns the original text of a recall answer.
-func recalledText(out string) string {
-	return out
+// pageHeaderRe matches the header of a recall page
+// (extractors.RecallPageHeader): ref, first and last line, line count.
+var pageHeaderRe = regexp.MustCompile(`^ref:(\S+) lines (\d+)-(\d+) of (\d+) \(.*\):$`)
+
+// nextPageRe finds the input of the next page in a page's last line.
+var nextPageRe = regexp.MustCompile(`^\.\.\. \d+ more lines: call recall with "([^"]+)" for more$`)
+
+// readPages rebuilds the original a recall answer is the first page of:
+// its numbered lines, then those of the next pages, asked of tool. It
+// returns the text without its line numbers (the page format cannot tell
+// whether the original ended with a line break; it is given without one)
+// and the pages read; pages is 0 when answer is not a page.
+func readPages(ctx context.Context, tool tools.Tool, answer string) (string, int, error) {
+	var b strings.Builder
+	want := 1 // the next line number
+	for pages := 1; ; pages++ {
+		body, next, ok := parsePage(answer, want)
+		if !ok {
+			if pages == 1 {
+				return "", 0, nil
+			}
+			return "", pages - 1, fmt.Errorf("page %d of the recalled original is not a page: %q", pages, clip(firstLine(answer), 80))
+		}
+		for _, l := range body {
+			if want > 1 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(l)
+			want++
+		}
+		if next == "" {
+			return b.String(), pages, nil
+		}
+		if pages == maxRecallPages {
+			return "", pages, fmt.Errorf("the recalled original has more than %d pages", maxRecallPages)
+		}
+		var err error
+		if answer, err = tool.Call(ctx, next); err != nil {
+			return "", pages, fmt.Errorf("recall %q: %w", next, err)
+		}
+	}
+}
+
+// parsePage returns the lines of a recall page that starts at line from,
+// without their numbers, and the input of the next page ("" for the last);
+// ok is false when page is no such page.
+func parsePage(page string, from int) (lines []string, next string, ok bool) {
+	rows := strings.Split(page, "\n")
+	h := pageHeaderRe.FindStringSubmatch(rows[0])
+	switch {
+	case h == nil:
+		return nil, "", false
+	case h[4] == "0" && from == 1:
+		return nil, "", true // an empty original
+	case h[2] != strconv.Itoa(from):
+		return nil, "", false
+	}
+	rows = rows[1:]
+	if n := len(rows); n > 0 {
+		if m := nextPageRe.FindStringSubmatch(rows[n-1]); m != nil {
+			next, rows = m[1], rows[:n-1]
+		}
+	}
+	for i, row := range rows {
+		text, found := strings.CutPrefix(row, strconv.Itoa(from+i)+": ")
+		if !found {
+			return nil, "", false
+		}
+		lines = append(lines, text)
+	}
+	return lines, next, true
+}
+
+// firstLine returns the first line of s.
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
 }
 
 // reportRecall writes the Recall section: every use of the recall tool,
@@ -213,22 +325,36 @@ func reportRecall(out io.Writer, registered bool, uses []recallUse) {
 			fmt.Fprintf(out, "  recall failed: %v\n", u.err)
 			continue
 		}
-		text := recalledText(u.output)
 		lines := strings.Split(strings.TrimRight(u.output, "\n"), "\n")
 		fmt.Fprintf(out, "  recall answered (%d lines, the first %d):\n", len(lines), min(recallLines, len(lines)))
 		for _, l := range lines[:min(recallLines, len(lines))] {
 			fmt.Fprintf(out, "    | %s\n", clip(l, 100))
 		}
-		switch {
-		case u.ref == "":
-		case !u.originalFound:
-			fmt.Fprintf(out, "  recalled text matches the original: not checked (the marker does not stand for a tool output)\n")
-		case text == u.original:
-			fmt.Fprintf(out, "  recalled text matches the original: yes (the %s output the agent had seen, %s bytes)\n", u.originalTool, num(len(u.original)))
-		default:
-			fmt.Fprintf(out, "  recalled text matches the original: no (%s bytes recalled, the %s output the agent had seen has %s)\n",
-				num(len(text)), u.originalTool, num(len(u.original)))
-		}
+		reportMatch(out, u)
+	}
+}
+
+// reportMatch writes whether the recalled original is the one the agent
+// had seen.
+func reportMatch(out io.Writer, u recallUse) {
+	const prefix = "  recalled text matches the original: "
+	pages := fmt.Sprintf("%d page", u.pages)
+	if u.pages != 1 {
+		pages += "s"
+	}
+	switch {
+	case u.ref == "":
+	case u.pageErr != nil:
+		fmt.Fprintf(out, "%snot checked (%v)\n", prefix, u.pageErr)
+	case u.pages == 0:
+		fmt.Fprintf(out, "%snot checked (the answer is no original)\n", prefix)
+	case !u.originalFound:
+		fmt.Fprintf(out, "%snot checked (the marker does not stand for a tool output)\n", prefix)
+	case u.recalled == strings.TrimSuffix(u.original, "\n"):
+		fmt.Fprintf(out, "%syes (the %s output the agent had seen, %s bytes, %s)\n", prefix, u.originalTool, num(len(u.original)), pages)
+	default:
+		fmt.Fprintf(out, "%sno (%s bytes recalled in %s; the %s output the agent had seen has %s)\n",
+			prefix, num(len(u.recalled)), pages, u.originalTool, num(len(u.original)))
 	}
 }
 

@@ -5,11 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/internal/scripted"
+	"github.com/agentcompact/compact/recall"
+	"github.com/agentcompact/compact/store"
 	"github.com/agentcompact/compact/summary"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -155,7 +159,13 @@ func TestLocate(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, "[✓ read_file: File: a.go | Lines: 3] ref:abcd2345", marker)
 	assert.Equal(t, original, got)
-	assert.Equal(t, "read_file", tool)
+	assert.Equal(t, "read_file", tool, "no call in built: the response's name")
+
+	built = append([]llms.MessageContent{{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{llms.ToolCall{ID: "c1", Type: "function",
+		FunctionCall: &llms.FunctionCall{Name: "read_file", Arguments: `{"__arg1":"a.go"}`}}}}}, built...)
+	_, _, tool, ok = locate("abcd2345", sent, built)
+	require.True(t, ok)
+	assert.Equal(t, "read_file a.go", tool, "the call's name and argument")
 
 	// A cut marker in a text stands for no tool output.
 	sent[0] = llms.TextParts(llms.ChatMessageTypeHuman, "head\n[… compact: 300 bytes cut, ref:efgh6777 …]\ntail")
@@ -179,12 +189,20 @@ func TestReportRecall(t *testing.T) {
 		{name: "no tool", want: []string{"none: the wrapped model has no recall tool"}},
 		{name: "not called", registered: true, want: []string{"none: the model did not call the recall tool"}},
 		{name: "round trip", registered: true, uses: []recallUse{{call: 7, input: "ref:abcd2345", ref: "abcd2345",
-			marker: "[✓ read_file: File: a.go] ref:abcd2345", output: original, original: original, originalTool: "read_file", originalFound: true}},
+			marker: "[✓ read_file: File: a.go] ref:abcd2345", output: "ref:abcd2345 lines 1-3 of 3 (tool):\n1: package a\n2: \n3: func A() {}",
+			original: original, originalTool: "read_file a.go", originalFound: true, recalled: "package a\n\nfunc A() {}", pages: 1}},
 			want: []string{"the context sent at call 7 showed: [✓ read_file: File: a.go] ref:abcd2345",
-				"the model called recall with:     ref:abcd2345", "    | package a", "recalled text matches the original: yes (the read_file output the agent had seen, 23 bytes)"}},
+				"the model called recall with:     ref:abcd2345", "recall answered (4 lines, the first 4):", "    | 1: package a",
+				"recalled text matches the original: yes (the read_file a.go output the agent had seen, 23 bytes, 1 page)"}},
 		{name: "mismatch", registered: true, uses: []recallUse{{call: 7, input: "ref:abcd2345", ref: "abcd2345",
-			output: "other", original: original, originalTool: "read_file", originalFound: true}},
-			want: []string{"recalled text matches the original: no"}},
+			output: "ref:abcd2345 lines 1-1 of 1 (tool):\n1: other", recalled: "other", pages: 2, original: original, originalTool: "read_file", originalFound: true}},
+			want: []string{"recalled text matches the original: no (5 bytes recalled in 2 pages; the read_file output the agent had seen has 23)"}},
+		{name: "not a page", registered: true, uses: []recallUse{{call: 7, input: "ref:abcd2345", ref: "abcd2345",
+			output: "recall: no original with ref:abcd2345 in this session", originalFound: true}},
+			want: []string{"recalled text matches the original: not checked (the answer is no original)"}},
+		{name: "no tool output", registered: true, uses: []recallUse{{call: 7, input: "ref:abcd2345", ref: "abcd2345",
+			output: "ref:abcd2345 lines 1-1 of 1 (user):\n1: x", recalled: "x", pages: 1}},
+			want: []string{"not checked (the marker does not stand for a tool output)"}},
 		{name: "search", registered: true, uses: []recallUse{{call: 3, input: "func A", output: "found"}},
 			want: []string{"the model called recall with:     func A", "    | found"}},
 		{name: "failed", registered: true, uses: []recallUse{{call: 3, input: "ref:abcd2345", err: errors.New("boom")}},
@@ -207,4 +225,111 @@ func TestClip(t *testing.T) {
 	got := clip(strings.Repeat("a", 50)+"ref:abcd2345", 40)
 	assert.True(t, strings.HasSuffix(got, "ref:abcd2345"), got)
 	assert.Contains(t, got, " … ")
+}
+
+// recallOver returns the recall tool over one session of originals, with
+// a small cap so that originals take several pages.
+func recallOver(t *testing.T, maxTokens int, originals ...store.Original) *recall.Tool {
+	t.Helper()
+	s := store.NewMemory()
+	require.NoError(t, s.PutOriginals(context.Background(), "s", originals))
+	return recall.New(func(context.Context) (recall.Source, error) { return recall.StoreSource(s, "s"), nil },
+		recall.WithMaxTokens(maxTokens))
+}
+
+func TestReadPages(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 120; i++ {
+		fmt.Fprintf(&b, "line %d of a long file, with some words to count\n", i)
+	}
+	long := b.String()
+	tool := recallOver(t, 300,
+		store.Original{Ref: "abcd2345", Role: llms.ChatMessageTypeTool, Name: "read_file", Text: long},
+		store.Original{Ref: "efgh6777", Role: llms.ChatMessageTypeTool, Text: "one line, no break"},
+		store.Original{Ref: "ijkl2345", Role: llms.ChatMessageTypeTool, Text: ""})
+	ctx := context.Background()
+	tests := []struct {
+		ref       string
+		want      string
+		morePages bool
+	}{
+		{"abcd2345", strings.TrimSuffix(long, "\n"), true},
+		{"efgh6777", "one line, no break", false},
+		{"ijkl2345", "", false},
+	}
+	for _, tt := range tests {
+		first, err := tool.Call(ctx, "ref:"+tt.ref)
+		require.NoError(t, err)
+		got, pages, err := readPages(ctx, tool, first)
+		require.NoError(t, err, tt.ref)
+		assert.Equal(t, tt.want, got, tt.ref)
+		if tt.morePages {
+			assert.Greater(t, pages, 1, "%s takes several pages", tt.ref)
+		} else {
+			assert.Equal(t, 1, pages, tt.ref)
+		}
+	}
+
+	// An answer that is no page: nothing read.
+	answer, err := tool.Call(ctx, "ref:zzzz2222")
+	require.NoError(t, err)
+	got, pages, err := readPages(ctx, tool, answer)
+	assert.NoError(t, err)
+	assert.Zero(t, pages)
+	assert.Empty(t, got)
+
+	// A next page that is no page is an error that says which.
+	_, _, err = readPages(ctx, fakeTool("recall: something else"), "ref:abcd2345 lines 1-1 of 2 (tool):\n1: a\n"+
+		`... 1 more lines: call recall with "ref:abcd2345 lines 2-2" for more`)
+	assert.ErrorContains(t, err, "page 2 of the recalled original is not a page")
+}
+
+// fakeTool answers every call with its text.
+type fakeTool string
+
+func (f fakeTool) Name() string                                 { return recallName }
+func (f fakeTool) Description() string                          { return "a fake recall tool" }
+func (f fakeTool) Call(context.Context, string) (string, error) { return string(f), nil }
+
+// TestRecallRecorder: the recorder finds the marker in the sent context,
+// the original in the built one, and reads every page of the answer.
+func TestRecallRecorder(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 80; i++ {
+		fmt.Fprintf(&b, "func helper%d() int { return %d }\n", i, i)
+	}
+	original := b.String()
+	built := &tap{last: []llms.MessageContent{
+		{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{llms.ToolCall{ID: "c1", Type: "function",
+			FunctionCall: &llms.FunctionCall{Name: "read_file", Arguments: `{"__arg1":"helpers.go"}`}}}},
+		toolResult("c1", "", original),
+	}}
+	sent := &tap{last: []llms.MessageContent{built.last[0], toolResult("c1", "", "[✓ read_file: File: helpers.go | Lines: 80] ref:abcd2345")}}
+	var said []string
+	r := &recallRecorder{Tool: recallOver(t, 400, store.Original{Ref: "abcd2345", Role: llms.ChatMessageTypeTool, Text: original}),
+		built: built, sent: sent, calls: func() int { return 5 },
+		say: func(format string, args ...any) { said = append(said, fmt.Sprintf(format, args...)) }}
+	out, err := r.Call(context.Background(), "ref:abcd2345")
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(out, "ref:abcd2345 lines 1-"), out)
+	assert.Equal(t, []string{"recall ref:abcd2345 → " + strconv.Itoa(lineCount(out)) + " lines"}, said)
+
+	uses := r.used()
+	require.Len(t, uses, 1)
+	u := uses[0]
+	assert.Equal(t, 5, u.call)
+	assert.Equal(t, "[✓ read_file: File: helpers.go | Lines: 80] ref:abcd2345", u.marker)
+	assert.Equal(t, "read_file helpers.go", u.originalTool)
+	assert.Greater(t, u.pages, 1)
+	assert.Equal(t, strings.TrimSuffix(original, "\n"), u.recalled)
+	var rep bytes.Buffer
+	reportRecall(&rep, true, uses)
+	assert.Contains(t, rep.String(), "recalled text matches the original: yes (the read_file helpers.go output the agent had seen")
+
+	// A search records no ref and reads no pages.
+	_, err = r.Call(context.Background(), "helper17")
+	require.NoError(t, err)
+	assert.Empty(t, r.used()[1].ref)
+	assert.Zero(t, r.used()[1].pages)
+	assert.Nil(t, (*recallRecorder)(nil).used())
 }
