@@ -318,15 +318,16 @@ func reportRecall(out io.Writer, registered bool, uses []recallUse) {
 	}
 	for _, u := range uses {
 		if u.marker != "" {
-			fmt.Fprintf(out, "  the context sent at call %d showed: %s\n", u.call, clip(u.marker, 110))
+			fmt.Fprintf(out, "  marker sent at call %d: %s\n", u.call, clip(u.marker, 100))
+			fmt.Fprintf(out, "  ref in the marker:     %s%s\n", compact.RefPrefix, u.ref)
 		}
-		fmt.Fprintf(out, "  the model called recall with:     %s\n", u.input)
+		fmt.Fprintf(out, "  recall tool input:     %s\n", u.input)
 		if u.err != nil {
 			fmt.Fprintf(out, "  recall failed: %v\n", u.err)
 			continue
 		}
 		lines := strings.Split(strings.TrimRight(u.output, "\n"), "\n")
-		fmt.Fprintf(out, "  recall answered (%d lines, the first %d):\n", len(lines), min(recallLines, len(lines)))
+		fmt.Fprintf(out, "  recall answered with %d lines; the first %d:\n", len(lines), min(recallLines, len(lines)))
 		for _, l := range lines[:min(recallLines, len(lines))] {
 			fmt.Fprintf(out, "    | %s\n", clip(l, 100))
 		}
