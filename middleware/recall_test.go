@@ -140,11 +140,18 @@ func TestRecallNeedsSession(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, got, "ref:"+ref)
 	b := WithSession(context.Background(), "b")
-	_, err = m.GenerateContent(b, run("other", 1, 50))
-	require.NoError(t, err)
-	for _, in := range []string{"ref:" + ref, "secret-a"} {
-		other, err := tool.Call(b, in)
+	other := run("other-b", 0, 0)
+	for r := range 30 {
+		other = append(other, round("other-b", r, 400)...)
+		_, err = m.GenerateContent(b, other)
 		require.NoError(t, err)
-		assert.NotContains(t, other, "secret-a", "session b reads nothing of a (%s)", in)
+	}
+	own, err := tool.Call(b, "other-b")
+	require.NoError(t, err)
+	require.Contains(t, own, "// other-b", "session b has compacted originals of its own")
+	for _, in := range []string{"ref:" + ref, "secret-a", "handler0_1"} {
+		got, err := tool.Call(b, in)
+		require.NoError(t, err)
+		assert.NotContains(t, got, "// secret-a", "session b reads nothing of a (%s)", in)
 	}
 }
