@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"github.com/agentcompact/compact/recall"
 	"log/slog"
 
 	"github.com/agentcompact/compact/store"
@@ -33,6 +34,7 @@ type options struct {
 	logger         *slog.Logger
 	toolRounds     bool
 	minWindow      int
+	recall         []recall.Option
 }
 
 func defaultOptions() options {
@@ -129,6 +131,13 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 // and compaction masks old outputs down to their extracted facts. Default
 // true. Either way such values never count as output keys.
 func WithToolRounds(on bool) Option { return func(o *options) { o.toolRounds = on } }
+
+// WithRecallOptions configures the tool [Memory.RecallTool] returns (its
+// page cap, search limit, logger; see package recall). Default: the recall
+// defaults, counting with the compactor's counter.
+func WithRecallOptions(opts ...recall.Option) Option {
+	return func(o *options) { o.recall = append(o.recall, opts...) }
+}
 
 // WithMinWindow sets how many of the most recent messages always stay in
 // the window the engine is given; older messages that the summary chain

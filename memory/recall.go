@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/recall"
 	"github.com/agentcompact/compact/store"
+	"github.com/tmc/langchaingo/tools"
 )
 
 // The Memory's recall source: the originals of its compacted messages are
@@ -93,10 +95,40 @@ func (s recallSource) Search(ctx context.Context, query string, limit int) ([]st
 	return out, nil
 }
 
-// compactedLocked reports how many originals the source holds.
-func (m *Memory) compactedLocked() int { return len(m.recallRefs) }
+// RecallTool returns the recall tool of the Memory's session, for an
+// agent's tool list: given "ref:ID" (from a masked output, a cut marker or
+// a search result) it answers with the compacted original from the
+// history, paged; given words, with the compacted originals that contain
+// them (see package recall). It reads this Memory's session only. Counts
+// use the compactor's counter; [WithRecallOptions] adds or overrides
+// recall options (default cap about 2,000 tokens).
+func (m *Memory) RecallTool() tools.Tool {
+	var all []recall.Option
+	if m.c != nil {
+		all = append(all, recall.WithCounter(m.c.Counter()))
+	}
+	return recall.New(m.recallSource, append(all, m.o.recall...)...)
+}
+
+// recallSource resolves the Memory's originals for a recall.
+func (m *Memory) recallSource(ctx context.Context) (recall.Source, error) {
+	ctx = orBackground(ctx)
+	if m.isClosed() {
+		return nil, ErrClosed
+	}
+	if err := m.syncForRead(ctx); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	n := len(m.recallRefs)
+	m.mu.Unlock()
+	if n == 0 {
+		return nil, fmt.Errorf("memory: recall in session %q: %w", m.o.sessionID, recall.ErrNothingCompacted)
+	}
+	return recallSource{m}, nil
+}
 
 // originalLocked returns the original of the entry at position p.
 func (m *Memory) originalLocked(ref string, p int) store.Original {
-	return originalOf(ref, m.entries[p].id, m.entries[p].mc)
+	return recall.OriginalOf(ref, m.entries[p].id, m.entries[p].mc)
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/recall"
+	"github.com/agentcompact/compact/store"
 	"github.com/agentcompact/compact/summary"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -251,7 +253,7 @@ func (m *Model) keepOriginals(p *prepared, res *compact.Result) {
 		return
 	}
 	if _, orig := m.table.originalsOf(p.key); orig != nil {
-		orig.keep(p.in, res.Refs, originalOf)
+		orig.keep(p.in, res.Refs, func(ref string, mc llms.MessageContent) store.Original { return recall.OriginalOf(ref, "", mc) })
 	}
 }
 

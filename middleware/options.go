@@ -1,6 +1,7 @@
 package middleware
 
 import (
+	"github.com/agentcompact/compact/recall"
 	"log/slog"
 	"time"
 )
@@ -25,6 +26,7 @@ type options struct {
 	maxSessions      int
 	ttl              time.Duration
 	maxOriginalBytes int
+	recall           []recall.Option
 	observer         func(CallInfo)
 	logger           *slog.Logger
 	calibrate        bool
@@ -79,6 +81,13 @@ func WithSessionTTL(d time.Duration) Option {
 // [WithSessionTTL]). n <= 0 keeps none. Default 8 MiB.
 func WithMaxOriginalBytes(n int) Option {
 	return func(o *options) { o.maxOriginalBytes = max(n, 0) }
+}
+
+// WithRecallOptions configures the tool [Model.RecallTool] returns (its
+// page cap, search limit, logger; see package recall). Default: the recall
+// defaults, counting with the compactor's counter.
+func WithRecallOptions(opts ...recall.Option) Option {
+	return func(o *options) { o.recall = append(o.recall, opts...) }
 }
 
 // WithObserver registers fn, called synchronously at the end of every

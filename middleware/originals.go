@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentcompact/compact/recall"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -129,7 +130,7 @@ func (o *originals) Original(ctx context.Context, ref string) (store.Original, e
 		return o.list[i], nil
 	}
 	if _, ok := o.evicted[ref]; ok {
-		return store.Original{}, fmt.Errorf("middleware: original ref:%s no longer held (evicted from the session's %d-byte budget): %w", ref, o.max, store.ErrNotFound)
+		return store.Original{}, fmt.Errorf("middleware: original ref:%s (evicted from the session's %d-byte budget): %w: %w", ref, o.max, recall.ErrNoLongerHeld, store.ErrNotFound)
 	}
 	return store.Original{}, fmt.Errorf("middleware: original ref:%s: %w", ref, store.ErrNotFound)
 }
@@ -156,6 +157,14 @@ func (o *originals) Search(ctx context.Context, query string, limit int) ([]stor
 		}
 	}
 	return out, nil
+}
+
+// any reports whether the session ever compacted something: an original
+// is held or was evicted.
+func (o *originals) any() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return len(o.list) > o.head || len(o.evicted) > 0
 }
 
 // len returns how many originals are held.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/recall"
 	"github.com/agentcompact/compact/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -43,7 +44,7 @@ func TestEveryCompactedOriginalIsHeld(t *testing.T) {
 					require.True(t, store.ValidRef(ref), "input %d: ref %q", i, ref)
 					got, err := orig.Original(context.Background(), ref)
 					require.NoError(t, err, "call %d input %d (%v)", r, i, st)
-					assert.Equal(t, originalOf(ref, msgs[i]), got)
+					assert.Equal(t, recall.OriginalOf(ref, "", msgs[i]), got)
 				}
 				for k, o := range res.Origin {
 					if o >= 0 && res.States[o] != compact.StateKept {
@@ -84,6 +85,6 @@ func TestOriginalsBounded(t *testing.T) {
 	_, err = o.Original(context.Background(), "huge")
 	assert.True(t, errors.Is(err, store.ErrNotFound), "an original over the whole budget is not kept")
 	none := newOriginals(0)
-	none.keep([]llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "x")}, []string{"a"}, originalOf)
+	none.keep([]llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "x")}, []string{"a"}, func(ref string, m llms.MessageContent) store.Original { return recall.OriginalOf(ref, "", m) })
 	assert.Equal(t, 0, none.len())
 }
