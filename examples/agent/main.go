@@ -211,15 +211,14 @@ func runAgent(ctx context.Context, cfg config, out io.Writer) error {
 
 	built := &tap{Model: llm}
 	tl := newTools(root, say)
-	var recall *recallRecorder
-	if rt, err := recallToolOf(llm); err == nil {
-		recall = &recallRecorder{Tool: rt, built: built, sent: sent, say: say, calls: func() int {
-			mu.Lock()
-			defer mu.Unlock()
-			return len(calls)
-		}}
-		tl = append(tl, recall)
-	}
+	// The recall tool, recorded for the report; it finds its session in
+	// the context the executor passes to tools (middleware.WithSession).
+	recall := &recallRecorder{Tool: llm.RecallTool(), built: built, sent: sent, say: say, calls: func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(calls)
+	}}
+	tl = append(tl, recall)
 	exec := agents.NewExecutor(agents.NewOpenAIFunctionsAgent(built, tl), agents.WithMaxIterations(cfg.maxIter))
 	const sessionID = "example-agent"
 	start := time.Now()
@@ -231,7 +230,7 @@ func runAgent(ctx context.Context, cfg config, out io.Writer) error {
 	if runErr == nil {
 		fmt.Fprintf(out, "\nAnswer:\n%s\n", indent(answer, "  "))
 	}
-	report(out, c, llm.Session(sessionID), calls, elapsed, func(out io.Writer) { reportRecall(out, recall != nil, recall.used()) })
+	report(out, c, llm.Session(sessionID), calls, elapsed, func(out io.Writer) { reportRecall(out, recall.used()) })
 	if runErr != nil {
 		return fmt.Errorf("agent run: %w", runErr)
 	}

@@ -43,7 +43,10 @@ func TestRunOffline(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	dir := project(t)
 	var out, errb bytes.Buffer
-	code := run(context.Background(), []string{"-dir", dir, "-window", "6000", "-files", "6"}, &out, &errb)
+	// At 11,000 tokens the first compaction only masks, so the model is
+	// sent condensed outputs with their refs (at smaller windows the same
+	// compaction summarizes them).
+	code := run(context.Background(), []string{"-dir", dir, "-window", "11000", "-files", "6"}, &out, &errb)
 	require.Equal(t, 0, code, "stderr: %s\nstdout: %s", errb.String(), out.String())
 	s := out.String()
 	assert.Contains(t, s, "agent: scripted (offline, deterministic)")
@@ -53,10 +56,23 @@ func TestRunOffline(t *testing.T) {
 	assert.Contains(t, s, "ran go vet (go vet .: no issues found)")
 	assert.Regexp(t, `#1 at call \d+: (trigger|emergency), mode \w+, depth \d`, s)
 	assert.Contains(t, s, "Final summary:")
-	assert.Regexp(t, `Totals: 10 model calls in [0-9.]+s; the agent built [0-9,]+ tokens in all, [0-9,]+ were sent \(\d+% saved\); [1-9]\d* compactions`, s)
+
+	// The recall round trip: the scripted model read a ref out of a
+	// condensed output it was sent, called recall with it, and the
+	// recalled text is the tool output the agent had seen.
+	m := regexp.MustCompile(`(?m)^  marker sent at call \d+: \[✓ (read_file|list_dir|grep)\b.* ref:([a-z2-7]{8})\n  ref in the marker:     ref:([a-z2-7]{8})\n  recall tool input:     ref:([a-z2-7]{8})\n`).FindStringSubmatch(s)
+	require.NotNil(t, m, "the Recall section shows the marker, its ref and the tool input:\n%s", s)
+	assert.Equal(t, m[2], m[3])
+	assert.Equal(t, m[2], m[4])
+	assert.Regexp(t, `(?m)^  recall answered with \d+ lines; the first \d+:\n    \| ref:`+m[2]+` lines 1-\d+ of \d+ \(tool.*\):\n    \| 1: `, s)
+	assert.Regexp(t, `(?m)^  recalled text matches the original: yes \(the \w+ .*output the agent had seen, [0-9,]+ bytes, \d+ pages?\)$`, s)
+	assert.Contains(t, s, "· recall ref:"+m[2]+" → ")
+	assert.Contains(t, s, "I recalled one condensed output by its ref (ref:"+m[2]+")")
+	// Eleven calls: list, grep, six reads, one recall, go vet, the answer.
+	assert.Regexp(t, `Totals: 11 model calls in [0-9.]+s; the agent built [0-9,]+ tokens in all, [0-9,]+ were sent \(\d+% saved\); [1-9]\d* compactions`, s)
 	// Every call was sent within the budget.
 	rows := regexp.MustCompile(`(?m)^\s+(\d+)\s+([0-9,]+)/(\d+)\s+([0-9,]+)/(\d+)\s+([0-9,]+)`).FindAllStringSubmatch(s, -1)
-	require.Len(t, rows, 10)
+	require.Len(t, rows, 11)
 	for _, r := range rows {
 		sent, budget := atoi(t, r[4]), atoi(t, r[6])
 		assert.LessOrEqual(t, sent, budget, "call %s", r[1])

@@ -17,22 +17,34 @@ import (
 
 // TestRunOpenAI drives the example through langchaingo's real OpenAI client
 // against a local server that answers like OpenAI: two tool calls, then an
-// answer, with usage figures.
+// answer, with usage figures. The request offers the five tools, recall
+// with its own description only.
 func TestRunOpenAI(t *testing.T) {
 	var mu sync.Mutex
 	n := 0
+	var recallDesc string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		var req struct {
 			Model    string            `json:"model"`
 			Messages []json.RawMessage `json:"messages"`
-			Tools    []json.RawMessage `json:"tools"`
+			Tools    []struct {
+				Function struct {
+					Name        string `json:"name"`
+					Description string `json:"description"`
+				} `json:"function"`
+			} `json:"tools"`
 		}
-		if r.URL.Path != "/v1/chat/completions" || json.Unmarshal(body, &req) != nil || len(req.Tools) != 4 {
+		if r.URL.Path != "/v1/chat/completions" || json.Unmarshal(body, &req) != nil || len(req.Tools) != 5 {
 			http.Error(w, "unexpected request", http.StatusBadRequest)
 			return
 		}
 		mu.Lock()
+		for _, tl := range req.Tools {
+			if tl.Function.Name == "recall" {
+				recallDesc = tl.Function.Description
+			}
+		}
 		n++
 		k := n
 		mu.Unlock()
@@ -58,4 +70,8 @@ func TestRunOpenAI(t *testing.T) {
 	assert.Contains(t, s, "The project defines things.")
 	assert.Contains(t, s, "Totals: 3 model calls")
 	assert.Contains(t, s, "[provider counted", "the provider's usage is shown")
+	assert.Contains(t, s, "none: the model did not call the recall tool")
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Contains(t, recallDesc, "ref:", "the recall tool's own description reaches the model")
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -20,20 +19,6 @@ import (
 
 // recallLines is how many lines of a recalled original the report prints.
 const recallLines = 6
-
-// recallToolOf returns the recall tool of the wrapped model
-// ((*middleware.Model).RecallTool).
-//
-// It is a seam while the branch that adds RecallTool is not merged: the
-// example builds either way, and registers the tool as soon as the model
-// has it.
-func recallToolOf(m any) (tools.Tool, error) {
-	r, ok := m.(interface{ RecallTool() tools.Tool })
-	if !ok {
-		return nil, errors.New("the wrapped model has no recall tool")
-	}
-	return r.RecallTool(), nil
-}
 
 // tap passes every call to its model and keeps the messages of the latest
 // call (summarizer calls aside), for the recall report: above the
@@ -129,10 +114,8 @@ func (r *recallRecorder) Call(ctx context.Context, input string) (string, error)
 	return u.output, u.err
 }
 
+// used returns the uses so far.
 func (r *recallRecorder) used() []recallUse {
-	if r == nil {
-		return nil
-	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]recallUse(nil), r.uses...)
@@ -193,18 +176,25 @@ func locate(id string, sent, built []llms.MessageContent) (marker, original, too
 	return marker, "", "", false
 }
 
-// describeCall returns a tool call as "name argument" for the functions
-// agent's single argument ({"__arg1": "a.go"}), else its name.
+// describeCall returns a tool call as "name argument": the argument as
+// the functions agent keeps it in its scratchpad (the raw input), or the
+// single value of a JSON object ({"__arg1": "a.go"}); just the name for
+// anything else.
 func describeCall(fc *llms.FunctionCall) string {
+	arg := strings.TrimSpace(fc.Arguments)
 	var args map[string]string
-	if json.Unmarshal([]byte(fc.Arguments), &args) == nil && len(args) == 1 {
+	if json.Unmarshal([]byte(arg), &args) == nil {
+		arg = ""
 		for _, v := range args {
-			if v != "" && !strings.ContainsAny(v, "\n") {
-				return fc.Name + " " + clip(v, 60)
+			if len(args) == 1 {
+				arg = v
 			}
 		}
 	}
-	return fc.Name
+	if arg == "" || strings.Contains(arg, "\n") {
+		return fc.Name
+	}
+	return fc.Name + " " + clip(arg, 60)
 }
 
 // lineWith returns the line of text that contains s ending at s (the
@@ -306,13 +296,9 @@ func firstLine(s string) string {
 // reportRecall writes the Recall section: every use of the recall tool,
 // with the marker it came from, the first lines of its answer, and whether
 // the recalled text is the original the agent had seen.
-func reportRecall(out io.Writer, registered bool, uses []recallUse) {
+func reportRecall(out io.Writer, uses []recallUse) {
 	fmt.Fprintf(out, "\nRecall:\n")
-	switch {
-	case !registered:
-		fmt.Fprintf(out, "  none: the wrapped model has no recall tool\n")
-		return
-	case len(uses) == 0:
+	if len(uses) == 0 {
 		fmt.Fprintf(out, "  none: the model did not call the recall tool\n")
 		return
 	}

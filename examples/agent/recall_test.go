@@ -178,40 +178,51 @@ func TestLocate(t *testing.T) {
 	assert.Empty(t, marker)
 }
 
+func TestDescribeCall(t *testing.T) {
+	tests := []struct{ args, want string }{
+		{"a.go", "read_file a.go"},
+		{`{"__arg1":"a.go"}`, "read_file a.go"},
+		{`{"path":"a.go","n":"2"}`, "read_file"},
+		{"", "read_file"},
+		{"two\nlines", "read_file"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, describeCall(&llms.FunctionCall{Name: "read_file", Arguments: tt.args}), "%q", tt.args)
+	}
+}
+
 func TestReportRecall(t *testing.T) {
 	original := "package a\n\nfunc A() {}\n"
 	tests := []struct {
-		name       string
-		registered bool
-		uses       []recallUse
-		want       []string
+		name string
+		uses []recallUse
+		want []string
 	}{
-		{name: "no tool", want: []string{"none: the wrapped model has no recall tool"}},
-		{name: "not called", registered: true, want: []string{"none: the model did not call the recall tool"}},
-		{name: "round trip", registered: true, uses: []recallUse{{call: 7, input: "ref:abcd2345", ref: "abcd2345",
+		{name: "not called", want: []string{"none: the model did not call the recall tool"}},
+		{name: "round trip", uses: []recallUse{{call: 7, input: "ref:abcd2345", ref: "abcd2345",
 			marker: "[✓ read_file: File: a.go] ref:abcd2345", output: "ref:abcd2345 lines 1-3 of 3 (tool):\n1: package a\n2: \n3: func A() {}",
 			original: original, originalTool: "read_file a.go", originalFound: true, recalled: "package a\n\nfunc A() {}", pages: 1}},
 			want: []string{"marker sent at call 7: [✓ read_file: File: a.go] ref:abcd2345", "ref in the marker:     ref:abcd2345",
 				"recall tool input:     ref:abcd2345", "recall answered with 4 lines; the first 4:", "    | 1: package a",
 				"recalled text matches the original: yes (the read_file a.go output the agent had seen, 23 bytes, 1 page)"}},
-		{name: "mismatch", registered: true, uses: []recallUse{{call: 7, input: "ref:abcd2345", ref: "abcd2345",
+		{name: "mismatch", uses: []recallUse{{call: 7, input: "ref:abcd2345", ref: "abcd2345",
 			output: "ref:abcd2345 lines 1-1 of 1 (tool):\n1: other", recalled: "other", pages: 2, original: original, originalTool: "read_file", originalFound: true}},
 			want: []string{"recalled text matches the original: no (5 bytes recalled in 2 pages; the read_file output the agent had seen has 23)"}},
-		{name: "not a page", registered: true, uses: []recallUse{{call: 7, input: "ref:abcd2345", ref: "abcd2345",
+		{name: "not a page", uses: []recallUse{{call: 7, input: "ref:abcd2345", ref: "abcd2345",
 			output: "recall: no original with ref:abcd2345 in this session", originalFound: true}},
 			want: []string{"recalled text matches the original: not checked (the answer is no original)"}},
-		{name: "no tool output", registered: true, uses: []recallUse{{call: 7, input: "ref:abcd2345", ref: "abcd2345",
+		{name: "no tool output", uses: []recallUse{{call: 7, input: "ref:abcd2345", ref: "abcd2345",
 			output: "ref:abcd2345 lines 1-1 of 1 (user):\n1: x", recalled: "x", pages: 1}},
 			want: []string{"not checked (the marker does not stand for a tool output)"}},
-		{name: "search", registered: true, uses: []recallUse{{call: 3, input: "func A", output: "found"}},
+		{name: "search", uses: []recallUse{{call: 3, input: "func A", output: "found"}},
 			want: []string{"recall tool input:     func A", "    | found"}},
-		{name: "failed", registered: true, uses: []recallUse{{call: 3, input: "ref:abcd2345", err: errors.New("boom")}},
+		{name: "failed", uses: []recallUse{{call: 3, input: "ref:abcd2345", err: errors.New("boom")}},
 			want: []string{"recall failed: boom"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			reportRecall(&b, tt.registered, tt.uses)
+			reportRecall(&b, tt.uses)
 			assert.True(t, strings.HasPrefix(b.String(), "\nRecall:\n"), b.String())
 			for _, w := range tt.want {
 				assert.Contains(t, b.String(), w)
@@ -323,7 +334,7 @@ func TestRecallRecorder(t *testing.T) {
 	assert.Greater(t, u.pages, 1)
 	assert.Equal(t, strings.TrimSuffix(original, "\n"), u.recalled)
 	var rep bytes.Buffer
-	reportRecall(&rep, true, uses)
+	reportRecall(&rep, uses)
 	assert.Contains(t, rep.String(), "recalled text matches the original: yes (the read_file helpers.go output the agent had seen")
 
 	// A search records no ref and reads no pages.
@@ -331,5 +342,4 @@ func TestRecallRecorder(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, r.used()[1].ref)
 	assert.Zero(t, r.used()[1].pages)
-	assert.Nil(t, (*recallRecorder)(nil).used())
 }
