@@ -18,7 +18,7 @@
 // (a JSON string, a JSON object with one string field, one pair of quotes
 // or backticks). Then:
 //
-//   - "ref:ID" (the case of "ref:" ignored): the original of that ref,
+//   - "ref:ID" (the case of "ref:" ignored, blanks after it too): the original of that ref,
 //     from its first line. "ref:ID lines A-B" (also "line A", "lines A",
 //     "A–B", "A..B", "A to B", a copied "of N (…)" after it): lines A to B.
 //     A ref not found is tried again lower-cased and without a trailing

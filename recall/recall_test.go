@@ -44,6 +44,7 @@ func TestInputForms(t *testing.T) {
 		{"backticks", "`ref:s5mall22`", small},
 		{"single quotes", "'ref:s5mall22'", small},
 		{"full stop", "ref:s5mall22.", small},
+		{"space after the colon", "ref: s5mall22", small},
 		{"upper-case id", "ref:S5MALL22", small},
 		{"range", "ref:s5mall22 lines 2-3", lines23},
 		{"range, capital", "ref:s5mall22 Lines 2-3", lines23},
