@@ -26,6 +26,7 @@ type memo struct {
 	valid bool
 
 	byID map[string]memoEntry // caller-id mode
+	gen  uint64               // caller-id mode: the current call
 
 	refs map[string]string // message id -> ref, for the session's id
 }
@@ -47,6 +48,7 @@ func (m *memo) ref(sid, id string) string {
 type memoEntry struct {
 	m   llms.MessageContent
 	tok int
+	gen uint64 // the call that last gave it
 }
 
 // prepare returns the ids and token counts of msgs (the repaired input).
@@ -97,37 +99,63 @@ func (c *Compactor) prepareDerived(m *memo, msgs []llms.MessageContent) ([]strin
 // first message made from input i is ids[i], a second one (an orphaned
 // result split off by repair) ids[i]+".r2", and a synthetic one its content
 // hash; a name already taken gets an occurrence suffix. Token counts come
-// from the memo by id when the message is unchanged.
+// from the memo by id when the message is unchanged. The memo's entries are
+// marked with the call's generation, so the steady state allocates no map;
+// entries of messages no longer given are swept when they outnumber the
+// input.
 func (c *Compactor) prepareCaller(m *memo, msgs []llms.MessageContent, src []int, callerIDs []string) ([]string, []int, error) {
+	m.gen++
+	if m.byID == nil {
+		m.byID = make(map[string]memoEntry, len(msgs))
+	}
 	ids := make([]string, len(msgs))
 	tok := make([]int, len(msgs))
-	taken := make(map[string]int, len(msgs))
-	from := make(map[int]int, 4)
-	next := make(map[string]memoEntry, len(msgs))
+	simple := len(msgs) == len(callerIDs) // no repair split or added a message
+	for i := 0; simple && i < len(src); i++ {
+		simple = src[i] == i
+	}
+	var from map[int]int
 	for i, mc := range msgs {
 		var id string
 		switch s := src[i]; {
+		case simple:
+			id = callerIDs[i]
 		case s < 0:
 			id = msg.Hash(mc)
 		default:
+			if from == nil {
+				from = make(map[int]int, 4)
+			}
 			from[s]++
 			id = callerIDs[s]
 			if n := from[s]; n > 1 {
 				id += ".r" + strconv.Itoa(n)
-			} else if taken[id] > 0 {
-				return nil, nil, fmt.Errorf("%w: WithMessageIDs: id %q given twice (input %d)", ErrInvalidInput, id, s)
 			}
 		}
-		taken[id]++
-		id = msg.ID(id, taken[id])
-		ids[i] = id
 		e, ok := m.byID[id]
+		if ok && e.gen == m.gen {
+			if src[i] >= 0 && (simple || from[src[i]] == 1) {
+				return nil, nil, fmt.Errorf("%w: WithMessageIDs: id %q given twice (input %d)", ErrInvalidInput, id, src[i])
+			}
+			base := id
+			for n := 2; ok && e.gen == m.gen; n++ {
+				id = msg.ID(base, n)
+				e, ok = m.byID[id]
+			}
+		}
 		if !ok || !msg.Equal(e.m, mc) {
 			e = memoEntry{m: msg.Clone(mc), tok: c.counter.CountMessage(mc)}
 		}
-		tok[i] = e.tok
-		next[id] = e
+		e.gen = m.gen
+		m.byID[id] = e
+		ids[i], tok[i] = id, e.tok
 	}
-	m.byID = next
+	if len(m.byID) > 2*len(msgs)+64 {
+		for id, e := range m.byID {
+			if e.gen != m.gen {
+				delete(m.byID, id)
+			}
+		}
+	}
 	return ids, tok, nil
 }

@@ -104,11 +104,21 @@ func recallExtract(call Call, output string) ToolSummary {
 		return ToolSummary{
 			Tool:     call.Name,
 			Status:   StatusSuccess,
-			KeyFacts: []string{shorten(strings.TrimPrefix(first, RecallNotePrefix), 200)},
+			KeyFacts: []string{recallNoteFact(first)},
 			Metadata: map[string]string{MetaKind: KindOther, MetaBytes: itoa(len(output))},
 		}
 	}
 	return fallbackExtract(call, output)
+}
+
+// recallNoteFact is the fact of a one-line answer: its first clause (up
+// to "; "), shortened.
+func recallNoteFact(line string) string {
+	line = strings.TrimPrefix(line, RecallNotePrefix)
+	if i := strings.Index(line, "; "); i > 0 {
+		line = line[:i]
+	}
+	return shorten(line, 120)
 }
 
 // recallSearchSummary is the summary of a search answer whose header m

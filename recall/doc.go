@@ -18,11 +18,12 @@
 // (a JSON string, a JSON object with one string field, one pair of quotes
 // or backticks). Then:
 //
-//   - "ref:ID" (the case of "ref:" ignored): the original of that ref,
-//     from its first line. "ref:ID lines A-B" (also "line A", "lines A",
-//     "A–B", "A..B", "A to B", a copied "of N (…)" after it): lines A to B.
-//     A ref not found is tried again lower-cased and without a trailing
-//     full stop.
+//   - "ref:ID" (the case of "ref:" ignored, and blanks after it): the
+//     original of that ref, from its first line. "ref:ID lines A-B" (also
+//     "line A-B", "A–B", "A..B", "A to B", a leading comma or parenthesis,
+//     a copied "of N (…)" after it): lines A to B. "ref:ID lines A": from
+//     line A on. A ref not found is tried again lower-cased and without a
+//     trailing full stop.
 //   - anything else: a search of the session's compacted originals for its
 //     words. The query is data, never a pattern: it is made one line, cut
 //     to [MaxQueryBytes], and its first [MaxQueryWords] distinct words (and

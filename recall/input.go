@@ -96,8 +96,10 @@ func refChar(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-'
 }
 
-// parseRef reads what follows "ref:": the id, then an optional range.
+// parseRef reads what follows "ref:": blanks, the id, then an optional
+// range.
 func parseRef(rest string) request {
+	rest = strings.TrimLeft(rest, " \t") // "ref: k3f2a9qx"
 	i := 0
 	for i < len(rest) && refChar(rest[i]) {
 		i++

@@ -13,7 +13,7 @@ import (
 
 // nextPageFormat is the last line of a page that does not reach the end
 // of its original: the lines left, then the input of the next page.
-const nextPageFormat = `... %d more lines: call recall with "ref:%s lines %d-%d" for more`
+const nextPageFormat = `... %d more %s: call recall with "ref:%s lines %d-%d" for more`
 
 // emptyLine follows the header of an empty original.
 const emptyLine = "(the original is empty)"
@@ -88,7 +88,7 @@ type pageLine struct {
 // stops before line n ends with the next-page line.
 func (t *Tool) fitPage(text, ref, what string, from, to, n int) string {
 	headerMax := t.tokens(fmt.Sprintf(extractors.RecallPageHeader, ref, to, to, n, what) + "\n")
-	footerMax := t.tokens("\n" + fmt.Sprintf(nextPageFormat, n, ref, n, n))
+	footerMax := t.tokens("\n" + fmt.Sprintf(nextPageFormat, n, "lines", ref, n, n))
 	room := t.maxTokens - headerMax - footerMax - 2
 	var shown []pageLine
 	used := 0
@@ -147,7 +147,15 @@ func renderPage(shown []pageLine, ref, what string, from, last, n int) string {
 	}
 	if last < n {
 		b.WriteByte('\n')
-		fmt.Fprintf(&b, nextPageFormat, n-last, ref, last+1, min(n, last+len(shown)))
+		fmt.Fprintf(&b, nextPageFormat, n-last, plural(n-last, "line", "lines"), ref, last+1, min(n, last+len(shown)))
 	}
 	return b.String()
+}
+
+// plural returns one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -16,7 +16,7 @@ import (
 const (
 	noteQueryCut = "(the query was cut to its first %d bytes)"
 	noteWordsCut = "(only its first %d distinct words were searched)"
-	moreFormat   = `... %d more matching originals%s: %s; call recall with "ref:ID" for one, or search with more words`
+	moreFormat   = `... %d more matching %s%s: %s; call recall with "ref:ID" for one, or search with more words`
 	mayMoreLine  = `... more originals may match than were read; search with more words to narrow`
 	// moreRefs is how many refs the more line lists.
 	moreRefs = 10
@@ -186,7 +186,7 @@ func moreLine(rest []hit, more bool) string {
 	if more {
 		atLeast = " (or more)"
 	}
-	return fmt.Sprintf(moreFormat, len(rest), atLeast, strings.Join(refs, ", "))
+	return fmt.Sprintf(moreFormat, len(rest), plural(len(rest), "original", "originals"), atLeast, strings.Join(refs, ", "))
 }
 
 // snippet renders one hit: its header and its best matching line with a
