@@ -352,7 +352,7 @@ func clip(s string, n int) string {
 	}
 	r := []rune(s)
 	head := n * 2 / 3
-	return string(r[:head]) + " … " + string(r[len(r)-(n-head):])
+	return strings.TrimRight(string(r[:head]), " ") + " … " + strings.TrimLeft(string(r[len(r)-(n-head):]), " ")
 }
 
 // lineCount returns the number of lines of s.
