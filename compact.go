@@ -109,6 +109,7 @@ func (c *Compactor) load(s *Session, in []llms.MessageContent, co callOptions) (
 		return nil, nil, 0, err
 	}
 	w := c.newWork(msgs, src, len(in), ids, inTok)
+	w.memo = &s.memo
 	inputTokens := w.base
 	for _, t := range inTok {
 		inputTokens += t
