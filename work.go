@@ -11,7 +11,6 @@ import (
 type work struct {
 	c       *Compactor
 	sid     string                // the session's id (refs)
-	memo    *memo                 // the session's memo (ref cache)
 	msgs    []llms.MessageContent // repaired input
 	src     []int                 // per index: the caller's input index, -1 if synthetic
 	nIn     int                   // length of the caller's input
@@ -26,7 +25,7 @@ type work struct {
 	view    []llms.MessageContent // per index: the message as sent (masked/cut)
 	tokens  []int                 // per index: tokens of view[i]
 	calls   map[string]extractors.Call
-	memo    *memo               // the session's memo (caller ids in this call)
+	memo    *memo               // the session's memo (caller ids in this call, ref cache)
 	idSet   map[string]struct{} // the ids of this call, built when needed
 	summary *llms.MessageContent
 	sumTok  int
