@@ -18,29 +18,19 @@ const CutMarker = "\n[… compact: %d bytes cut, " + RefPrefix + "%s …]\n"
 const CutArgumentsKey = "compact_cut_arguments"
 
 // cutSpan is one stage-3 cut of a message: the index of the part cut and
-// the bytes of its text kept at the head and at the tail. Its JSON form is
-// the array [part, head, tail].
-type cutSpan struct {
-	Part, Head, Tail int
-}
+// the bytes of its text kept at the head and at the tail. It is an array so
+// that its JSON form is [part, head, tail] (as in version 1 of the session
+// state) and encodes without reflection on a custom method.
+type cutSpan [3]int
 
-// MarshalJSON encodes the cut as [part, head, tail].
-func (c cutSpan) MarshalJSON() ([]byte, error) {
-	return json.Marshal([3]int{c.Part, c.Head, c.Tail})
-}
+func newCut(part, head, tail int) cutSpan { return cutSpan{part, head, tail} }
 
-// UnmarshalJSON decodes [part, head, tail].
-func (c *cutSpan) UnmarshalJSON(b []byte) error {
-	var a [3]int
-	if err := json.Unmarshal(b, &a); err != nil {
-		return err
-	}
-	*c = cutSpan{Part: a[0], Head: a[1], Tail: a[2]}
-	return nil
-}
+func (c cutSpan) part() int { return c[0] }
+func (c cutSpan) head() int { return c[1] }
+func (c cutSpan) tail() int { return c[2] }
 
 // kept returns the bytes the cut keeps.
-func (c cutSpan) kept() int { return c.Head + c.Tail }
+func (c cutSpan) kept() int { return c.head() + c.tail() }
 
 // cut is stage 3b: it shortens the largest non-system messages, head and
 // tail, until the total fits limit. Cuts are relative to the message as
@@ -70,7 +60,7 @@ func (w *work) cut(ns *sessionState, limit int) (int, bool) {
 			keep = 0
 			done[best] = true
 		}
-		c := cutSpan{Part: part, Head: keep / 2, Tail: keep - keep/2}
+		c := newCut(part, keep/2, keep-keep/2)
 		if !had {
 			n++
 		}
@@ -143,17 +133,17 @@ func largestText(m llms.MessageContent) (int, string, bool) {
 // CutArgumentsKey, so that they stay valid JSON. Out-of-range values (a
 // corrupted persisted state) leave m unchanged.
 func (c cutSpan) apply(m llms.MessageContent, ref string) llms.MessageContent {
-	if c.Part < 0 || c.Part >= len(m.Parts) || c.Head < 0 || c.Tail < 0 {
+	if c.part() < 0 || c.part() >= len(m.Parts) || c.head() < 0 || c.tail() < 0 {
 		return m
 	}
 	out := msg.Clone(m)
-	switch p := out.Parts[c.Part].(type) {
+	switch p := out.Parts[c.part()].(type) {
 	case llms.TextContent:
 		p.Text = c.text(p.Text, ref)
-		out.Parts[c.Part] = p
+		out.Parts[c.part()] = p
 	case llms.ToolCallResponse:
 		p.Content = c.text(p.Content, ref)
-		out.Parts[c.Part] = p
+		out.Parts[c.part()] = p
 	case llms.ToolCall:
 		if p.FunctionCall != nil {
 			if t := c.text(p.FunctionCall.Arguments, ref); t != p.FunctionCall.Arguments {
@@ -161,7 +151,7 @@ func (c cutSpan) apply(m llms.MessageContent, ref string) llms.MessageContent {
 				fc := *p.FunctionCall
 				fc.Arguments = string(b)
 				p.FunctionCall = &fc
-				out.Parts[c.Part] = p
+				out.Parts[c.part()] = p
 			}
 		}
 	}
@@ -171,7 +161,7 @@ func (c cutSpan) apply(m llms.MessageContent, ref string) llms.MessageContent {
 // text returns t cut to its head and tail around the marker, or t when it
 // is not longer than what the cut keeps.
 func (c cutSpan) text(t, ref string) string {
-	h, tl := c.Head, c.Tail
+	h, tl := c.head(), c.tail()
 	if h+tl >= len(t) {
 		return t
 	}

@@ -3,7 +3,6 @@ package compact
 import (
 	"crypto/sha256"
 	"encoding/base32"
-	"strings"
 )
 
 // RefPrefix starts every ref the engine shows: "ref:" followed by the ref's
@@ -39,19 +38,4 @@ const RecallHint = "\n(Originals of the summarized messages can be recalled: cal
 // withRef returns a masked tool output's fact line followed by its ref.
 func withRef(line, ref string) string {
 	return line + " " + RefPrefix + ref
-}
-
-// ParseRef returns the ref id of s when s is "ref:ID" (surrounding blanks
-// ignored) and ID is a valid ref id, and whether it is.
-func ParseRef(s string) (string, bool) {
-	id, ok := strings.CutPrefix(strings.TrimSpace(s), RefPrefix)
-	if !ok || id == "" {
-		return "", false
-	}
-	for _, r := range id {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '-') {
-			return "", false
-		}
-	}
-	return id, true
 }

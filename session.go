@@ -282,22 +282,29 @@ func (st *sessionState) appendRecord(r SummaryRecord, retain int) {
 	}
 }
 
-// forgetAbsent removes from the dropped list the ids that are not in ids
-// (messages the caller omitted, all summarized), so that the state stays
-// proportional to the input.
-func (st *sessionState) forgetAbsent(ids []string) {
-	in := make(map[string]struct{}, len(ids))
-	for _, id := range ids {
-		in[id] = struct{}{}
-	}
+// forgetAbsent forgets the ids present does not report (messages the
+// caller omitted, all summarized): from the dropped list and from the
+// masks and cuts, so that the state stays proportional to the input.
+func (st *sessionState) forgetAbsent(present func(id string) bool) {
 	kept := st.Dropped[:0:0]
 	for _, id := range st.Dropped {
-		if _, ok := in[id]; ok {
+		if present(id) {
 			kept = append(kept, id)
 		}
 	}
 	if len(kept) != len(st.Dropped) {
 		st.Dropped, st.dropped = kept, nil
+	}
+	for id := range st.Masked {
+		if !present(id) {
+			delete(st.Masked, id)
+			delete(st.Failed, id)
+		}
+	}
+	for id := range st.Cut {
+		if !present(id) {
+			delete(st.Cut, id)
+		}
 	}
 }
 

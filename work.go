@@ -11,7 +11,6 @@ import (
 type work struct {
 	c       *Compactor
 	sid     string                // the session's id (refs)
-	memo    *memo                 // the session's memo (ref cache)
 	msgs    []llms.MessageContent // repaired input
 	src     []int                 // per index: the caller's input index, -1 if synthetic
 	nIn     int                   // length of the caller's input
@@ -26,6 +25,8 @@ type work struct {
 	view    []llms.MessageContent // per index: the message as sent (masked/cut)
 	tokens  []int                 // per index: tokens of view[i]
 	calls   map[string]extractors.Call
+	memo    *memo               // the session's memo (caller ids in this call, ref cache)
+	idSet   map[string]struct{} // the ids of this call, built when needed
 	summary *llms.MessageContent
 	sumTok  int
 	base    int // tokens of an empty list (reply priming)
@@ -98,7 +99,7 @@ func (w *work) pinned(i int) bool {
 func (w *work) apply(st *sessionState, omitted bool) (restarted bool) {
 	if len(st.Dropped) > 0 {
 		if omitted {
-			st.forgetAbsent(w.ids)
+			st.forgetAbsent(w.present)
 		} else if !w.anyIn(st.droppedSet()) {
 			// None of the summarized messages is in this input: the session's
 			// state belongs to another conversation (or the caller passes an
@@ -116,6 +117,22 @@ func (w *work) apply(st *sessionState, omitted bool) (restarted bool) {
 		w.setSummary(*l)
 	}
 	return false
+}
+
+// present reports whether message id is in this call's input.
+func (w *work) present(id string) bool {
+	if w.memo != nil && w.memo.byID != nil {
+		e, ok := w.memo.byID[id]
+		return ok && e.gen == w.memo.gen
+	}
+	if w.idSet == nil {
+		w.idSet = make(map[string]struct{}, len(w.ids))
+		for _, id := range w.ids {
+			w.idSet[id] = struct{}{}
+		}
+	}
+	_, ok := w.idSet[id]
+	return ok
 }
 
 // applyDrops drops every unit any of whose messages was dropped, so that
