@@ -93,9 +93,9 @@ type recallRecorder struct {
 // Call runs the recall tool and records the use.
 func (r *recallRecorder) Call(ctx context.Context, input string) (string, error) {
 	u := recallUse{call: r.calls(), input: input}
-	if id, ok := compact.ParseRef(firstField(input)); ok {
-		u.ref = id
-		u.marker, u.original, u.originalTool, u.originalFound = locate(id, r.sent.messages(), r.built.messages())
+	if m := refInputRe.FindStringSubmatch(input); m != nil {
+		u.ref = m[1]
+		u.marker, u.original, u.originalTool, u.originalFound = locate(u.ref, r.sent.messages(), r.built.messages())
 	}
 	u.output, u.err = r.Tool.Call(ctx, input)
 	if u.err == nil && u.ref != "" {
@@ -121,14 +121,9 @@ func (r *recallRecorder) used() []recallUse {
 	return append([]recallUse(nil), r.uses...)
 }
 
-// firstField returns the first blank-separated field of s ("ref:ID" of
-// "ref:ID lines 1-40").
-func firstField(s string) string {
-	if f := strings.Fields(s); len(f) > 0 {
-		return f[0]
-	}
-	return ""
-}
+// refInputRe matches a recall input that asks for a ref ("ref:ID", maybe
+// followed by a line range); the first group is the ref's id.
+var refInputRe = regexp.MustCompile(`(?i)^\s*ref:([A-Za-z0-9_.-]+)(?:\s|$)`)
 
 // locate finds the line of sent that shows ref:id and, when it stands for
 // a tool output, that output as the agent built it (the tool result of

@@ -343,3 +343,22 @@ func TestRecallRecorder(t *testing.T) {
 	assert.Empty(t, r.used()[1].ref)
 	assert.Zero(t, r.used()[1].pages)
 }
+
+func TestRefInput(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"ref:abcd2345", "abcd2345"},
+		{"  ref:abcd2345 lines 40-80", "abcd2345"},
+		{"REF:abcd2345", "abcd2345"},
+		{"ref:a.b_c-d", "a.b_c-d"},
+		{"ref:abcd2345, please", ""},
+		{"helper17(", ""},
+		{"where is ref:abcd2345", ""},
+	}
+	for _, tt := range tests {
+		got := ""
+		if m := refInputRe.FindStringSubmatch(tt.in); m != nil {
+			got = m[1]
+		}
+		assert.Equal(t, tt.want, got, "%q", tt.in)
+	}
+}
