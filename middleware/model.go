@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/extractors"
+	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/recall"
 	"github.com/agentcompact/compact/store"
 	"github.com/agentcompact/compact/summary"
@@ -252,9 +254,28 @@ func (m *Model) keepOriginals(p *prepared, res *compact.Result) {
 	if p.key == "" {
 		return
 	}
-	if _, orig := m.table.originalsOf(p.key); orig != nil {
-		orig.keep(p.in, res.Refs, func(ref string, mc llms.MessageContent) store.Original { return recall.OriginalOf(ref, "", mc) })
+	_, orig := m.table.originalsOf(p.key)
+	if orig == nil {
+		return
 	}
+	var calls map[string]extractors.Call
+	orig.keep(p.in, res.Refs, func(ref string, mc llms.MessageContent) store.Original {
+		if mc.Role == llms.ChatMessageTypeTool {
+			// The functions agent leaves tool results unnamed: name them
+			// after their calls.
+			if calls == nil {
+				calls = extractors.CallsByID(p.in)
+			}
+			mc = msg.Clone(mc)
+			for k, part := range mc.Parts {
+				if r, ok := part.(llms.ToolCallResponse); ok && r.Name == "" {
+					r.Name = calls[r.ToolCallID].Name
+					mc.Parts[k] = r
+				}
+			}
+		}
+		return recall.OriginalOf(ref, "", mc)
+	})
 }
 
 // generate calls the wrapped model with the compacted messages (retrying
