@@ -16,7 +16,7 @@ func Fallback() Extractor { return redacting(fallbackExtract) }
 
 func fallbackExtract(call Call, output string) ToolSummary {
 	s := ToolSummary{Tool: call.Name, Status: StatusSuccess, Metadata: map[string]string{}}
-	lines := countLines(output)
+	lines := CountLines(output)
 	s.Metadata[MetaLines] = itoa(lines)
 	s.Metadata[MetaBytes] = itoa(len(output))
 	s.Metadata[MetaKind] = KindOther

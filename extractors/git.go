@@ -168,7 +168,7 @@ func gitSummary(tool, sub string, env envelope) ToolSummary {
 		if strings.TrimSpace(body) == "" {
 			s.KeyFacts = append(s.KeyFacts, "no output")
 		} else {
-			s.KeyFacts = append(s.KeyFacts, fmt.Sprintf("Output: %d lines", countLines(body)))
+			s.KeyFacts = append(s.KeyFacts, fmt.Sprintf("Output: %d lines", CountLines(body)))
 			if l := firstLine(body); l != "" {
 				s.KeyFacts = append(s.KeyFacts, "First: "+shorten(l, 120))
 			}

@@ -51,7 +51,7 @@ func fileReadSummary(tool, p string, env envelope, rng string) ToolSummary {
 	if len(f.defines) > 0 {
 		s.Metadata[MetaDefines] = strings.Join(f.defines, "\n")
 	}
-	s.Metadata[MetaLines] = itoa(countLines(body))
+	s.Metadata[MetaLines] = itoa(CountLines(body))
 	s.Metadata[MetaBytes] = itoa(len(body))
 	facts := f.facts()
 	if rng != "" && f.first == 0 && len(facts) > 1 && strings.HasPrefix(facts[1], "Lines: ") {

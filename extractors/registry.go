@@ -302,7 +302,7 @@ func safeExtract(e Extractor, call Call, output string) (s ToolSummary, panicked
 
 // dropped is the summary of an excluded tool: size and status only.
 func dropped(call Call, output string) ToolSummary {
-	lines := countLines(output)
+	lines := CountLines(output)
 	return ToolSummary{
 		Tool:   call.Name,
 		Status: detectStatus(output),

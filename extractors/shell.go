@@ -206,7 +206,7 @@ func orderFacts(head, output, wf []string, kind opKind, exit int) []string {
 func execSummary(tool string, isTest bool, env envelope) ToolSummary {
 	s := ToolSummary{Tool: tool, Status: StatusSuccess, Metadata: map[string]string{MetaKind: KindExec}}
 	body := env.body
-	lines := countLines(body)
+	lines := CountLines(body)
 	s.Metadata[MetaLines] = itoa(lines)
 	s.Metadata[MetaBytes] = itoa(len(body))
 	tr := scanTests(body)

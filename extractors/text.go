@@ -5,9 +5,10 @@ import (
 	"strings"
 )
 
-// countLines counts the lines of s: the number of "\n" plus one when the
-// last line is not terminated; 0 for "".
-func countLines(s string) int {
+// CountLines counts the lines of s: the number of "\n" plus one when the
+// last line is not terminated; 0 for "". The line numbers of fact lines and
+// of recall answers are counted this way.
+func CountLines(s string) int {
 	if s == "" {
 		return 0
 	}

@@ -13,7 +13,7 @@ var (
 )
 
 // lineCount counts the lines of a text argument ("" is 0 lines).
-func lineCount(s string) int { return countLines(s) }
+func lineCount(s string) int { return CountLines(s) }
 
 // writeExtract is the extractor of file-writing and editing tools:
 // create, write_file, edit, str_replace, insert, str_replace_editor, ...

@@ -31,7 +31,7 @@ func (t *Tool) page(ctx context.Context, src Source, req request) (string, error
 	default:
 		return "", err
 	}
-	n := lineCount(o.Text)
+	n := extractors.CountLines(o.Text)
 	from, to := 1, n
 	if req.hasRange {
 		from, to = max(req.from, 1), req.to

@@ -98,7 +98,7 @@ func (t *Tool) search(ctx context.Context, src Source, req request) (string, err
 // rank scores one original against the folded query.
 func rank(o store.Original, fwords []string, fphrase string, phraseSet bool, order int) hit {
 	f := store.FoldCase(o.Text)
-	h := hit{o: o, lines: lineCount(o.Text), order: order}
+	h := hit{o: o, lines: extractors.CountLines(o.Text), order: order}
 	for _, w := range fwords {
 		if strings.Contains(f, w) {
 			h.words++

@@ -44,19 +44,6 @@ func oneLine(s string, n int) (string, bool) {
 	return strings.TrimRight(out[:cut], " ") + "…", true
 }
 
-// lineCount returns the number of lines of s: the line breaks, plus one
-// when the last line is not terminated; 0 for "".
-func lineCount(s string) int {
-	if s == "" {
-		return 0
-	}
-	n := strings.Count(s, "\n")
-	if !strings.HasSuffix(s, "\n") {
-		n++
-	}
-	return n
-}
-
 // lines walks the lines of a text, without their line breaks.
 type lines struct{ rest string }
 
