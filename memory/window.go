@@ -34,16 +34,21 @@ type entry struct {
 // conversation's length.
 
 // windowLocked calls fn with the window's positions below n, in order.
-func (m *Memory) windowLocked(n int, fn func(i int)) {
+func (m *Memory) windowLocked(n int, fn func(i int)) { m.windowFromLocked(n, 0, fn) }
+
+// windowFromLocked calls fn with the positions below n of the window's
+// messages an engine call with turn start from is given (see engineCall):
+// the leading system messages, then those at or after from, in order.
+func (m *Memory) windowFromLocked(n, from int, fn func(i int)) {
 	for i := 0; i < m.lead && i < n; i++ {
 		fn(i)
 	}
 	for _, i := range m.kept {
-		if i < n {
+		if i < n && i >= from {
 			fn(i)
 		}
 	}
-	for i := max(m.start, m.lead); i < n; i++ {
+	for i := max(m.start, m.lead, from); i < n; i++ {
 		fn(i)
 	}
 }

@@ -1,0 +1,179 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	compact "github.com/agentcompact/compact"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tmc/langchaingo/chains"
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/prompts"
+)
+
+// textOfTokens returns real text (the corpus's, concatenated) of about n
+// tokens as c counts it, distinct per seed.
+func textOfTokens(t testing.TB, c *compact.Compactor, n, seed int) string {
+	t.Helper()
+	ins, outs := corpusTexts(t)
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%d] ", seed)
+	for i := seed; c.Counter().Count(b.String()) < n; i++ {
+		b.WriteString(ins[i%len(ins)])
+		b.WriteString("\n")
+		b.WriteString(outs[i%len(outs)])
+		b.WriteString("\n")
+	}
+	s := b.String()
+	lo, hi := 0, len(s)
+	for lo < hi { // the shortest prefix of n tokens
+		mid := (lo + hi) / 2
+		if c.Counter().Count(s[:mid]) < n {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return strings.ToValidUTF8(s[:lo], "")
+}
+
+// TestConversationPromptFitsWindow runs a real chains.NewConversation
+// whose scripted model records every prompt, with inputs of many sizes up
+// to nearly the whole budget: every prompt, counted with the engine's
+// counter, fits the window less the reserved output. An input over the
+// budget fails the chain with ErrInputTooLarge before the model is called,
+// and records nothing.
+func TestConversationPromptFitsWindow(t *testing.T) {
+	for _, tc := range []struct {
+		name             string
+		window, reserved int
+		opts             []Option
+	}{
+		{"4000", 4000, 0, nil},
+		{"4000-reserved-500", 4000, 500, nil},
+		{"8000-prefixes", 8000, 1000, []Option{WithHumanPrefix("User"), WithAIPrefix("Bot")}},
+		{"2000-reserve-100", 2000, 0, []Option{WithPromptReserve(100)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			c, err := compact.New(compact.WithContextWindow(tc.window), compact.WithReservedOutput(tc.reserved))
+			require.NoError(t, err)
+			llm := &scriptedModel{}
+			h := NewChatHistory()
+			mem := New(c, append([]Option{WithChatHistory(h)}, tc.opts...)...)
+			chain := chains.NewConversation(llm, mem)
+			if tc.name == "8000-prefixes" {
+				// The conversation prompt with the memory's prefixes.
+				tmpl := strings.Replace(DefaultPromptTemplate, "\n\nHuman: \nAI:", "\n{{.history}}\nUser: {{.input}}\nBot:", 1)
+				chain.Prompt = prompts.NewPromptTemplate(tmpl, []string{"history", "input"})
+			}
+			sizes := []int{5, 2500, 40, 300, 900, 10, 1500, 60, 2000, 200, 3000, 3300, 700, 20}
+			budget := c.Budget()
+			turns, failed, largest := 0, 0, 0
+			for i := 0; i < 60; i++ {
+				n := sizes[i%len(sizes)] * budget / 3500
+				in := textOfTokens(t, c, n, i)
+				out := textOfTokens(t, c, 20+(i*137)%400, 1000+i)
+				llm.replies = append(llm.replies, scriptedReply{content: out})
+				before := len(llm.requests)
+				_, err := chains.Run(ctx, chain, in)
+				if err != nil {
+					require.ErrorIs(t, err, ErrInputTooLarge, "turn %d (%d tokens)", i, n)
+					require.Equal(t, before, len(llm.requests), "the model is not called")
+					llm.replies = llm.replies[:len(llm.replies)-1]
+					failed++
+					// Only an input that leaves no room for a summary may fail.
+					require.Greater(t, n+c.SummaryCap()+100, budget, "turn %d: %v", i, err)
+					continue
+				}
+				turns++
+				req, err := llm.lastRequest()
+				require.NoError(t, err)
+				require.Contains(t, promptText(req), in, "the input is sent whole")
+				assert.LessOrEqual(t, c.CountTokens(req), c.Window()-tc.reserved, "turn %d: input of %d tokens", i, n)
+				largest = max(largest, c.CountTokens(req))
+			}
+			t.Logf("%d turns, %d inputs too large; largest prompt %d tokens of %d", turns, failed, largest, c.Window()-tc.reserved)
+			msgs, err := h.Messages(ctx)
+			require.NoError(t, err)
+			require.Len(t, msgs, 2*turns, "failed turns record nothing")
+			st, err := mem.Stats(ctx)
+			require.NoError(t, err)
+			require.Positive(t, st.Compactions)
+
+			// An input over the budget alone.
+			big := textOfTokens(t, c, budget+50, 7)
+			before := len(llm.requests)
+			_, err = chains.Run(ctx, chain, big)
+			require.ErrorIs(t, err, ErrInputTooLarge)
+			assert.Contains(t, err.Error(), fmt.Sprintf("input of %d tokens", c.Counter().CountMessage(llms.TextParts(llms.ChatMessageTypeHuman, big))))
+			assert.Contains(t, err.Error(), fmt.Sprintf("the budget is %d", budget))
+			assert.Equal(t, before, len(llm.requests))
+			msgs, err = h.Messages(ctx)
+			require.NoError(t, err)
+			require.Len(t, msgs, 2*turns)
+		})
+	}
+}
+
+// countingStore counts the saves it is given.
+type countingStore struct {
+	*MemoryStore
+	saves int
+}
+
+func (s *countingStore) Save(ctx context.Context, st State, from int) (int64, error) {
+	s.saves++
+	return s.MemoryStore.Save(ctx, st, from)
+}
+
+// TestLoadBudgetsInput checks, in messages mode, that the context a load
+// returns plus the input it was given fit the engine's budget less the
+// prompt reserve; that loading twice with the same input returns the same
+// context and saves nothing the second time; that a load writes nothing to
+// the history; and that once SaveContext has written the input, the engine
+// finds it under the id it was given (the context goes on prefix-stable
+// when nothing is compacted).
+func TestLoadBudgetsInput(t *testing.T) {
+	ctx := context.Background()
+	c := testCompactor(t, 3000)
+	h := NewChatHistory()
+	store := &countingStore{MemoryStore: NewMemoryStore()}
+	m := New(c, WithChatHistory(h), WithStore(store), WithReturnMessages(true))
+	reserve := c.Counter().CountMessage(llms.TextParts(llms.ChatMessageTypeSystem, DefaultPromptTemplate))
+	sizes := []int{30, 400, 1200, 10, 2000, 80, 600, 2400, 15}
+	var prev []llms.ChatMessage
+	lastCompactions := -1
+	for i := 0; i < 45; i++ {
+		in := textOfTokens(t, c, sizes[i%len(sizes)], i)
+		inputs := map[string]any{"input": in}
+		v, err := m.LoadMemoryVariables(ctx, inputs)
+		require.NoError(t, err, "turn %d", i)
+		got := v["history"].([]llms.ChatMessage)
+		withInput := append(Contents(got), llms.TextParts(llms.ChatMessageTypeHuman, in))
+		require.LessOrEqual(t, c.CountTokens(withInput)+reserve, c.Budget(), "turn %d", i)
+
+		saves, compactions := store.saves, m.sess.Stats().Compactions
+		again, err := m.LoadMemoryVariables(ctx, inputs)
+		require.NoError(t, err)
+		require.Equal(t, got, again["history"], "turn %d: the same input gives the same context", i)
+		require.Equal(t, saves, store.saves, "turn %d: a second load saves nothing", i)
+		require.Equal(t, compactions, m.sess.Stats().Compactions)
+		msgs, err := h.Messages(ctx)
+		require.NoError(t, err)
+		require.Len(t, msgs, 2*i, "a load writes nothing to the history")
+
+		if compactions == lastCompactions {
+			require.Equal(t, prev, got[:len(prev)], "turn %d: prefix-stable between compactions", i)
+			require.Len(t, got, len(prev)+2)
+		}
+		lastCompactions = compactions
+		require.NoError(t, m.SaveContext(ctx, inputs, map[string]any{"output": fmt.Sprintf("answer %d", i)}))
+		prev = got
+	}
+	require.Positive(t, m.sess.Stats().Compactions)
+	require.NoError(t, m.Verify(ctx))
+}
