@@ -177,3 +177,70 @@ func TestLoadBudgetsInput(t *testing.T) {
 	require.Positive(t, m.sess.Stats().Compactions)
 	require.NoError(t, m.Verify(ctx))
 }
+
+// TestAsyncLoadDoesNotCompact checks the async mode's documented outcome:
+// a load with an input never compacts (nor waits for a background
+// compaction) and returns the context without the input; an input over
+// the budget alone is still ErrInputTooLarge.
+func TestAsyncLoadDoesNotCompact(t *testing.T) {
+	ctx := context.Background()
+	c := testCompactor(t, 3000)
+	h := NewChatHistory()
+	m := New(c, WithChatHistory(h), WithAsync(1))
+	defer m.Close()
+	for i := 0; i < 30; i++ {
+		in := textOfTokens(t, c, 150, i)
+		require.NoError(t, m.Flush(ctx))
+		before, err := m.Stats(ctx)
+		require.NoError(t, err)
+		v, err := m.LoadMemoryVariables(ctx, map[string]any{"input": in})
+		require.NoError(t, err)
+		after, err := m.Stats(ctx)
+		require.NoError(t, err)
+		require.Equal(t, before.Compactions, after.Compactions, "turn %d: the load did not compact", i)
+		require.NotContains(t, v["history"], in)
+		require.NoError(t, m.SaveContext(ctx, map[string]any{"input": in}, map[string]any{"output": "ok"}))
+	}
+	require.NoError(t, m.Flush(ctx))
+	st, err := m.Stats(ctx)
+	require.NoError(t, err)
+	require.Positive(t, st.Compactions, "the background compacted")
+
+	_, err = m.LoadMemoryVariables(ctx, map[string]any{"input": textOfTokens(t, c, 3100, 99)})
+	require.ErrorIs(t, err, ErrInputTooLarge)
+	msgs, err := h.Messages(ctx)
+	require.NoError(t, err)
+	require.Len(t, msgs, 60)
+}
+
+// TestInputPicking checks that the input is picked as SaveContext picks it:
+// the input key's value, or the only value; anything else is no input (the
+// load works as without inputs, whatever their size).
+func TestInputPicking(t *testing.T) {
+	ctx := context.Background()
+	c := testCompactor(t, 2000)
+	big := textOfTokens(t, c, 2500, 1)
+	for _, tc := range []struct {
+		name   string
+		opts   []Option
+		inputs map[string]any
+		tooBig bool
+	}{
+		{"only value", nil, map[string]any{"question": big}, true},
+		{"input key", []Option{WithInputKey("q")}, map[string]any{"q": big, "other": "x"}, true},
+		{"input key missing", []Option{WithInputKey("q")}, map[string]any{"input": big}, false},
+		{"two values", nil, map[string]any{"a": big, "b": big}, false},
+		{"not a string", nil, map[string]any{"input": []string{big}}, false},
+		{"nil", nil, nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := New(c, tc.opts...)
+			_, err := m.LoadMemoryVariables(ctx, tc.inputs)
+			if tc.tooBig {
+				require.ErrorIs(t, err, ErrInputTooLarge)
+			} else {
+				require.NoError(t, err)
+			}
+		})
+	}
+}

@@ -133,7 +133,7 @@ func (m *Memory) resetLocked() {
 // changed, else it is reset.
 func (m *Memory) replaceAllLocked(msgs []llms.ChatMessage) {
 	d := 0
-	for d < len(m.entries) && d < len(msgs) && sameMessage(m.entries[d].msg, msgs[d]) {
+	for d < len(m.entries) && d < len(msgs) && unchanged(m.entries[d].msg, msgs[d]) {
 		d++
 	}
 	if d == len(m.entries) {
@@ -152,6 +152,27 @@ func (m *Memory) replaceAllLocked(msgs []llms.ChatMessage) {
 	}
 	m.truncateLocked(d)
 	m.appendLocked(msgs[d:])
+}
+
+// unchanged reports whether b, read from the history where the Memory
+// holds a, is the same message: the same fields (sameMessage) in the same
+// form. A message replaced by its other form (value or pointer) is a
+// changed message: the views hold the history's own values, and
+// llms.GetBufferString renders the forms differently (an AI message's
+// FunctionCall only for the value form; a *GenericChatMessage is an error).
+func unchanged(a, b llms.ChatMessage) bool {
+	return pointerForm(a) == pointerForm(b) && sameMessage(a, b)
+}
+
+// pointerForm reports whether m is a pointer to one of langchaingo's
+// message types or to an OtherMessage.
+func pointerForm(m llms.ChatMessage) bool {
+	switch m.(type) {
+	case *llms.AIChatMessage, *llms.HumanChatMessage, *llms.SystemChatMessage, *llms.GenericChatMessage,
+		*llms.FunctionChatMessage, *llms.ToolChatMessage, *OtherMessage:
+		return true
+	}
+	return false
 }
 
 // refresh reads what the history holds now into the entries.
