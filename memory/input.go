@@ -12,12 +12,12 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-// ErrInputTooLarge is returned (wrapped, with the tokens and the budget) by
-// LoadMemoryVariables when the input it is given cannot fit the engine's
-// budget: alone with the prompt reserve and the history's leading system
-// messages, or, found by the engine, beside the messages it pins (the task,
-// the most recent turn). Nothing is sent, and nothing of the history is
-// lost; the input is not recorded.
+// ErrInputTooLarge is returned (wrapped, with the input's tokens and the
+// budget) by LoadMemoryVariables when the input it is given cannot fit the
+// engine's budget: with the prompt reserve and the history's leading system
+// messages, or, found by the engine, beside what it keeps (a summary, and
+// the task and the latest turn cut to their head and tail). The Memory's
+// state and history are unchanged; a chain fails before calling its model.
 var ErrInputTooLarge = errors.New("memory: input too large for the budget")
 
 // DefaultPromptTemplate is the prompt template of langchaingo v0.1.14's

@@ -146,17 +146,21 @@ func (m *Memory) MemoryVariables(context.Context) []string { return []string{m.o
 // no input): in synchronous mode (the default) the engine is given the
 // history plus that input as the latest human message, with the id it will
 // have once SaveContext writes it, so it compacts the history around it
-// when the trigger says so; the context returned plus the input then fit
-// the engine's budget less the prompt reserve ([WithPromptReserve]), and a
-// chains.NewConversation prompt fits the window less the reserved output.
-// The input is not written to the history, and nothing about the stored
-// state changes but what a compaction changes: loading twice with the same
-// input returns the same context. An input that cannot fit returns an error
-// wrapping [ErrInputTooLarge] (with its tokens and the budget) and no
-// context: when, with the reply priming, the prompt reserve and the
-// history's leading system messages, it exceeds the budget (checked before
-// the engine runs; nothing changes), or when the engine had to cut it to
-// fit beside the messages it pins (the compaction it ran stands).
+// when the trigger says so (when the messages it pins might not fit beside
+// the input, the input is given as a system message, which it never cuts);
+// the context returned plus the input then fit the engine's budget less the
+// prompt reserve ([WithPromptReserve]), and a chains.NewConversation prompt
+// fits the window less the reserved output (with human and AI prefixes of
+// at most two tokens each, like the defaults). The input is not written to
+// the history, and nothing about the stored state changes but what a
+// compaction changes: loading twice with the same input returns the same
+// context. An input that cannot fit returns an error wrapping
+// [ErrInputTooLarge] (with its tokens and the budget) and no context: when,
+// with the reply priming, the prompt reserve and the history's leading
+// system messages, it exceeds the budget (checked before the engine runs),
+// or when the engine cannot fit beside it what it keeps (a summary, the
+// task and the latest turn cut to their head and tail: the engine's
+// compact.ErrBudgetTooSmall, wrapped too); either way nothing changes.
 //
 // In async mode ([WithAsync]) it never compacts: it returns the latest
 // background result plus the messages saved since, and does not make room
