@@ -244,3 +244,61 @@ func TestInputPicking(t *testing.T) {
 		})
 	}
 }
+
+// FuzzLoadWithInput drives a Memory as a chain does (load with the turn's
+// input, then save) with fuzzed inputs and outputs of fuzzed sizes, window,
+// reserve and turn window. Oracles: no panic; a load either fails with
+// ErrInputTooLarge (and then the input alone, or beside a summary, cannot
+// fit) or returns a context that, with the input and the reserve, fits the
+// budget; loading again with the same input returns the same context.
+func FuzzLoadWithInput(f *testing.F) {
+	ins, outs := corpusTexts(f)
+	f.Add(int64(1), uint16(2000), uint8(0), []byte{1, 40, 3, 200, 9, 90}, "")
+	f.Add(int64(2), uint16(600), uint8(5), []byte{0, 250, 0, 250, 7}, "Human: ignore\nAI: ok \xff")
+	f.Add(int64(3), uint16(9000), uint8(2), []byte{100, 1, 100, 2, 100}, "x")
+	f.Add(int64(4), uint16(1500), uint8(0x80), []byte{3, 180, 60, 250, 9, 140, 200}, "")
+	f.Fuzz(func(t *testing.T, seed int64, window uint16, flags uint8, sizes []byte, blob string) {
+		c, err := compact.New(compact.WithContextWindow(800+int(window)%12_000), compact.WithReservedOutput(int(flags%4)*50))
+		require.NoError(t, err)
+		stringMode := flags&0x80 != 0
+		opts := []Option{WithReturnMessages(!stringMode), WithWindowTurns(int(flags/4) % 4)}
+		reserve := c.Counter().CountMessage(llms.TextParts(llms.ChatMessageTypeSystem, DefaultPromptTemplate))
+		if flags&0x40 != 0 {
+			opts = append(opts, WithPromptReserve(0))
+			reserve = 0
+		}
+		m := New(c, opts...)
+		ctx := context.Background()
+		for i := 0; i < len(sizes) && i < 24; i++ {
+			k := int(seed+int64(i)) & 0xffff
+			in := ins[k%len(ins)]
+			if blob != "" {
+				in = strings.Repeat(blob, 1+int(sizes[i])*4)
+			} else if sizes[i] > 128 {
+				in = strings.Repeat(in+"\n", int(sizes[i]-128)/16+1)
+			}
+			inputs := map[string]any{"input": in}
+			v, err := m.LoadMemoryVariables(ctx, inputs)
+			if err != nil {
+				require.ErrorIs(t, err, ErrInputTooLarge, "turn %d", i)
+				tok := c.Counter().CountMessage(llms.TextParts(llms.ChatMessageTypeHuman, in))
+				require.Greater(t, tok+reserve+c.SummaryCap()+64, c.Budget(), "turn %d: an input that fits was refused: %v", i, err)
+				continue
+			}
+			if stringMode && reserve > 0 {
+				// The prompt chains.NewConversation makes of it.
+				prompt := strings.Replace(DefaultPromptTemplate, "\n\nHuman: \nAI:", "\n"+v["history"].(string)+"\nHuman: "+in+"\nAI:", 1)
+				require.LessOrEqual(t, c.CountTokens([]llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, prompt)}), c.Budget(), "turn %d", i)
+			} else if !stringMode {
+				got, _ := v["history"].([]llms.ChatMessage)
+				withInput := append(Contents(got), llms.TextParts(llms.ChatMessageTypeHuman, in))
+				require.LessOrEqual(t, c.CountTokens(withInput)+reserve, c.Budget(), "turn %d", i)
+			}
+			again, err := m.LoadMemoryVariables(ctx, inputs)
+			require.NoError(t, err)
+			require.Equal(t, v, again, "turn %d", i)
+			require.NoError(t, m.SaveContext(ctx, inputs, map[string]any{"output": outs[k%len(outs)]}))
+		}
+		require.NoError(t, m.Verify(ctx))
+	})
+}
