@@ -44,7 +44,7 @@ func (m *Memory) setupReserve() {
 	counter := m.c.Counter()
 	text := DefaultPromptTemplate
 	if m.o.promptReserve > 0 {
-		text = fillerText(counter, m.o.promptReserve)
+		text = fillerText(counter, min(m.o.promptReserve, m.c.Budget()))
 	}
 	m.reserve = llms.MessageContent{Role: llms.ChatMessageTypeSystem, Parts: []llms.ContentPart{llms.TextContent{Text: text}}}
 	m.reserveTok = counter.CountMessage(m.reserve)

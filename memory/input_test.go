@@ -302,3 +302,38 @@ func FuzzLoadWithInput(f *testing.F) {
 		require.NoError(t, m.Verify(ctx))
 	})
 }
+
+// TestInputEdgeCases: option values out of range, a nil context and the
+// default compactor never panic and give the documented outcomes.
+func TestInputEdgeCases(t *testing.T) {
+	ctx := context.Background()
+	c := testCompactor(t, 1000)
+	in := map[string]any{"input": "hello"}
+
+	whole := New(c, WithPromptReserve(1<<40))
+	_, err := whole.LoadMemoryVariables(ctx, nil)
+	require.ErrorIs(t, err, compact.ErrBudgetTooSmall, "a reserve of the whole budget leaves no room")
+	_, err = whole.LoadMemoryVariables(ctx, in)
+	require.ErrorIs(t, err, ErrInputTooLarge)
+
+	off := New(c, WithWindowTurns(-3), WithPromptReserve(-7))
+	require.NoError(t, off.SaveContext(ctx, in, map[string]any{"output": "hi"}))
+	require.NoError(t, off.SaveContext(ctx, in, map[string]any{"output": "hi"}))
+	//lint:ignore SA1012 a nil context is tolerated, as langchaingo's memories tolerate it
+	v, err := off.LoadMemoryVariables(nil, in)
+	require.NoError(t, err)
+	require.Equal(t, "Human: hello\nAI: hi\nHuman: hello\nAI: hi", v["history"], "negative turns mean off")
+	require.Equal(t, c.Counter().Count(DefaultPromptTemplate)+budgetOverhead(c), off.reserveTok, "a negative reserve means the default")
+
+	def := New(nil, WithWindowTurns(1))
+	require.NoError(t, def.SaveContext(ctx, in, map[string]any{"output": "hi"}))
+	require.NoError(t, def.SaveContext(ctx, map[string]any{"input": "again"}, map[string]any{"output": "sure"}))
+	v, err = def.LoadMemoryVariables(ctx, in)
+	require.NoError(t, err)
+	require.Equal(t, "Human: again\nAI: sure", v["history"])
+}
+
+// budgetOverhead is the per-message overhead c's counter adds.
+func budgetOverhead(c *compact.Compactor) int {
+	return c.Counter().CountMessage(llms.TextParts(llms.ChatMessageTypeSystem, "")) - c.Counter().Count("")
+}

@@ -63,22 +63,7 @@ func TestPointerFormIsAChange(t *testing.T) {
 // langchaingo's ConversationWindowBuffer(k) configured alike: until the
 // first compaction the loaded context is the same after every turn.
 func TestWindowTurnsDifferential(t *testing.T) {
-	type opts struct {
-		ours []Option
-		ref  []lcmemory.ConversationBufferOption
-	}
-	configs := map[string]opts{
-		"defaults": {},
-		"messages": {[]Option{WithReturnMessages(true)}, []lcmemory.ConversationBufferOption{lcmemory.WithReturnMessages(true)}},
-		"keys": {
-			[]Option{WithInputKey("question"), WithOutputKey("answer"), WithMemoryKey("chat_history")},
-			[]lcmemory.ConversationBufferOption{lcmemory.WithInputKey("question"), lcmemory.WithOutputKey("answer"), lcmemory.WithMemoryKey("chat_history")},
-		},
-		"prefixes": {
-			[]Option{WithHumanPrefix("User"), WithAIPrefix("Bot")},
-			[]lcmemory.ConversationBufferOption{lcmemory.WithHumanPrefix("User"), lcmemory.WithAIPrefix("Bot")},
-		},
-	}
+	configs := bufferConfigs()
 	for name, cfg := range configs {
 		for _, k := range []int{1, 2, 5} {
 			t.Run(fmt.Sprintf("%s/k=%d", name, k), func(t *testing.T) {
@@ -91,7 +76,7 @@ func TestWindowTurnsDifferential(t *testing.T) {
 				for i := 0; i < 12; i++ {
 					in := map[string]any{"input": fmt.Sprintf("question %d", i), "question": fmt.Sprintf("question %d", i)}
 					out := map[string]any{"output": fmt.Sprintf("answer %d", i), "answer": fmt.Sprintf("answer %d", i)}
-					if cfg.ours == nil || name == "messages" || name == "prefixes" {
+					if name != "keys" {
 						in, out = map[string]any{"input": in["input"]}, map[string]any{"output": out["output"]}
 					}
 					d.save(in, out)

@@ -149,7 +149,9 @@ func WithMinWindow(n int) Option {
 // Memory counts them, so that with the input LoadMemoryVariables is given
 // the whole prompt fits the window (see [Memory.LoadMemoryVariables]). Set
 // it to the tokens of your prompt without its variables (for a chat prompt,
-// its fixed messages); 0 reserves nothing. Default (and any negative value):
+// its fixed messages); 0 reserves nothing; a reserve of the whole budget
+// leaves no room for anything (loads fail with compact.ErrBudgetTooSmall,
+// or ErrInputTooLarge with an input). Default (and any negative value):
 // the tokens, as the engine's counter counts them, of the prompt of
 // langchaingo's chains.NewConversation without its {{.history}} and
 // {{.input}} variables ([DefaultPromptTemplate]): 57 with the o200k

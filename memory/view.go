@@ -94,7 +94,8 @@ func (m *Memory) mapResultLocked(res *compact.Result, n, from int) ([]llms.ChatM
 // session's state describes it, without compacting: the engine's view of
 // the window. Async mode uses it until its first background result is
 // ready. Without an engine (or if the view fails) it is the history
-// verbatim.
+// verbatim (with WithWindowTurns, its leading system messages and last
+// turns).
 func (m *Memory) stateViewLocked(ctx context.Context) cachedView {
 	n := len(m.entries)
 	v := cachedView{valid: true, n: n, summary: -1, tokens: -1, engineLen: -1, gen: m.gen}
@@ -109,9 +110,12 @@ func (m *Memory) stateViewLocked(ctx context.Context) cachedView {
 		}
 		m.log.Warn("memory: view of the stored state failed; showing the history", "session", m.o.sessionID, "err", err)
 	}
-	v.msgs = make([]llms.ChatMessage, n)
+	v.from = m.turnStartLocked(n) // with WithWindowTurns, its last turns
+	v.msgs = make([]llms.ChatMessage, 0, n)
 	for i := range n {
-		v.msgs[i] = m.entries[i].msg
+		if i < m.lead || i >= v.from {
+			v.msgs = append(v.msgs, m.entries[i].msg)
+		}
 	}
 	return v
 }
