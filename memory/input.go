@@ -96,6 +96,8 @@ type pendingInput struct {
 	tok  int
 }
 
+// newPending returns the pending input for in, counted (once: the engine
+// and the counter's cache find the same message later). Requires m.c.
 func (m *Memory) newPending(in string) *pendingInput {
 	mc := toContent(llms.HumanChatMessage{Content: in}, nil)
 	return &pendingInput{mc: mc, base: msg.Hash(mc), tok: m.c.Counter().CountMessage(mc)}
@@ -113,7 +115,8 @@ func (m *Memory) newPending(in string) *pendingInput {
 // the session's state stays valid). Only when the messages the engine pins
 // might not fit beside it (the task, the latest turn, a summary), where the
 // engine's last resort could cut it, is it given as a system message after
-// the reserve instead, which the engine keeps verbatim and cuts the others.
+// the reserve instead: the engine keeps system messages verbatim and cuts
+// the others.
 type engineCall struct {
 	msgs    []llms.MessageContent
 	ids     []string

@@ -27,10 +27,11 @@ type cachedView struct {
 
 // buildViewLocked maps an engine result for entries[:n] (the window from
 // the turn start from, the reserve and the pending input taken out, see
-// engineCall.strip) back to chat messages. Messages the engine passed through unchanged are the history's
-// own values (so a GenericChatMessage keeps its role and name); masked or
-// cut messages, messages a repair changed and the summary are converted
-// from the engine's form. While the session has never been compacted the
+// engineCall.strip) back to chat messages. Messages the engine passed
+// through unchanged are the history's own values (so a GenericChatMessage
+// keeps its role and name); masked or cut messages, messages a repair
+// changed and the summary are converted from the engine's form. While the
+// session has never been compacted the
 // view is the history verbatim, exactly what langchaingo's
 // ConversationBuffer returns (the engine's repairs of broken tool pairs are
 // not applied then); with WithWindowTurns it is the window's messages
