@@ -32,7 +32,7 @@ func (m *Memory) scheduleLocked() {
 func (m *Memory) background() {
 	for {
 		m.engineMu.Lock()
-		_, perr, err := m.runEngine(context.Background(), "")
+		_, perr, err := m.runEngine(context.Background(), "", nil)
 		m.engineMu.Unlock()
 		if err == nil {
 			err = perr

@@ -54,12 +54,16 @@ func (d differential) clear() {
 	require.NoError(d.t, d.ours.Clear(ctx))
 }
 
-func TestConversationBufferDifferential(t *testing.T) {
-	type opts struct {
-		ours []Option
-		ref  []lcmemory.ConversationBufferOption
-	}
-	configs := map[string]opts{
+// bufferOpts configures this package's Memory and a langchaingo buffer
+// memory alike.
+type bufferOpts struct {
+	ours []Option
+	ref  []lcmemory.ConversationBufferOption
+}
+
+// bufferConfigs returns the option sets the differential tests run.
+func bufferConfigs() map[string]bufferOpts {
+	return map[string]bufferOpts{
 		"defaults": {},
 		"messages": {[]Option{WithReturnMessages(true)}, []lcmemory.ConversationBufferOption{lcmemory.WithReturnMessages(true)}},
 		"keys": {
@@ -75,6 +79,10 @@ func TestConversationBufferDifferential(t *testing.T) {
 			[]lcmemory.ConversationBufferOption{lcmemory.WithHumanPrefix(""), lcmemory.WithAIPrefix("")},
 		},
 	}
+}
+
+func TestConversationBufferDifferential(t *testing.T) {
+	configs := bufferConfigs()
 	turns := []struct{ in, out map[string]any }{
 		{map[string]any{"input": "hi"}, map[string]any{"output": "hello"}},
 		{map[string]any{"question": "what is 2+2?"}, map[string]any{"answer": "4"}},

@@ -24,8 +24,11 @@
 // the configured prefixes) or, with [WithReturnMessages], the history's
 // messages; SaveContext picks the input and output values with the same
 // rules and the same errors (wrapping lcmemory.ErrInvalidInputValues);
-// Clear clears the history. Two deliberate differences:
+// Clear clears the history. Three deliberate differences:
 //
+//   - LoadMemoryVariables budgets for the input it is given (below), and
+//     returns an error wrapping [ErrInputTooLarge] for an input that cannot
+//     fit (ConversationBuffer ignores its inputs);
 //   - SaveContext writes nothing when the input or the output is invalid
 //     (ConversationBuffer writes the human message, then fails on the output);
 //   - output values of type []schema.AgentStep (the intermediate steps of an
@@ -56,6 +59,49 @@
 // background result plus the messages saved since (which may exceed the
 // budget until the background compaction is done); Close waits for it.
 //
+// # The input
+//
+// A chain calls LoadMemoryVariables with its inputs, then puts the history
+// and the input into its prompt. The Memory budgets for that input, picked
+// as SaveContext picks it (the input key's value, or the only value; no
+// usable string means no input): the engine is given the history plus the
+// input as the latest human message, under the id the input will have once
+// SaveContext writes it, so that it compacts the history around it (and
+// counts the input once: after SaveContext it finds it under that id); the
+// context returned is the history part. Every engine call also counts a
+// prompt reserve for the template around them ([WithPromptReserve]; by
+// default the tokens of chains.NewConversation's template,
+// [DefaultPromptTemplate]). So the context plus the input fit the engine's
+// budget less the reserve, and the whole prompt of chains.NewConversation
+// fits the window less the reserved output (with human and AI prefixes of
+// at most two tokens each, like the default ones; a test runs the chain
+// with inputs of many sizes). When the messages the engine pins (the task,
+// the latest turn, a summary) might not fit beside the input, it is given
+// as a system message instead, which the engine never cuts. A load writes
+// nothing to the history and changes nothing but what a compaction
+// changes: loading twice with the same input returns the same context.
+//
+// An input that cannot fit is an error wrapping ErrInputTooLarge, with its
+// tokens and the budget: checked before the engine runs against the budget
+// less the reserve and the history's leading system messages, then by the
+// engine, which cannot fit a summary and the cut task and latest turn beside
+// it (compact.ErrBudgetTooSmall, wrapped too); nothing is sent or recorded.
+// In async mode LoadMemoryVariables never compacts and does not make room
+// for the input (background compactions aim for the engine's reset ratio,
+// which leaves the rest of the budget for it); an input over the budget
+// alone is still ErrInputTooLarge.
+//
+// # A window of turns
+//
+// [WithWindowTurns](k) is the counterpart of langchaingo's
+// memory.NewConversationWindowBuffer(k): the context shows only the last k
+// turns (a turn begins at a human message), older ones are forgotten, and
+// until the first compaction the context is exactly ConversationWindowBuffer's
+// for a history of whole turns (the leading system messages stay). The
+// engine compacts within the window when the last k turns alone reach its
+// trigger. It trades away prefix stability: each new turn pushes the oldest
+// out, so provider prompt caches miss on every call.
+//
 // # Agents
 //
 // Agent executors require string inputs, so use the string form (the
@@ -77,9 +123,10 @@
 // entries, and when a history turns out not to keep tool calls or tool
 // messages it records later tool rounds as text instead. If the history
 // changes under the summary chain (messages the engine has seen are
-// replaced or removed), the compaction state is reset and rebuilt from the
-// history. The default history (a store.ChatHistory) is safe for
-// concurrent use.
+// replaced or removed, also by their other form, value or pointer, which
+// llms.GetBufferString renders differently), the compaction state is reset
+// and rebuilt from the history. The default history (a store.ChatHistory) is safe
+// for concurrent use.
 //
 // Histories that implement store.IncrementalHistory (store.ChatHistory, the
 // histories of the in-memory and SQLite stores) are read incrementally; with them, and because the engine is

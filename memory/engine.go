@@ -134,7 +134,16 @@ func (m *Memory) stateLocked() store.State {
 // runs again. It must be called with m.engineMu held. A failed save is
 // logged and returned as persistErr; the compaction itself stands and is
 // saved with the next one.
-func (m *Memory) runEngine(ctx context.Context, force string) (res *compact.Result, persistErr error, err error) {
+//
+// With a pending input (LoadMemoryVariables' input) the engine is also
+// given that input (see engineCall), so that it makes room for it, and the
+// result is returned without it. An input that cannot fit is an error
+// wrapping ErrInputTooLarge: before the engine runs when it exceeds the
+// budget with the reserve and the system messages, or when the engine
+// cannot fit what it keeps beside it (compact.ErrBudgetTooSmall, also
+// wrapped; the engine changed nothing), or, should the engine cut it, after
+// the compaction, which stands.
+func (m *Memory) runEngine(ctx context.Context, force string, pend *pendingInput) (res *compact.Result, persistErr error, err error) {
 	if m.c == nil {
 		return nil, nil, m.cErr
 	}
@@ -143,32 +152,47 @@ func (m *Memory) runEngine(ctx context.Context, force string) (res *compact.Resu
 			return nil, nil, err
 		}
 		m.mu.Lock()
-		msgs := m.win[:len(m.win):len(m.win)]
-		opts := []compact.CallOption{compact.WithMessageIDs(m.winIDs[:len(m.win):len(m.win)]),
-			compact.WithOmitted(len(m.entries) - len(m.win))}
+		if pend != nil {
+			if err := m.checkInputLocked(pend); err != nil {
+				m.mu.Unlock()
+				return nil, nil, err
+			}
+		}
+		call := m.engineCallLocked(pend)
+		opts := []compact.CallOption{compact.WithMessageIDs(call.ids), compact.WithOmitted(call.omitted)}
 		sess, gen, n := m.sess, m.gen, len(m.entries)
 		m.mu.Unlock()
+		var raw *compact.Result
 		if force != "" {
-			res, err = m.c.CompactNow(ctx, sess, msgs, force, opts...)
+			raw, err = m.c.CompactNow(ctx, sess, call.msgs, force, opts...)
 		} else {
-			res, err = m.c.Compact(ctx, sess, msgs, opts...)
+			raw, err = m.c.Compact(ctx, sess, call.msgs, opts...)
 		}
 		if err != nil {
+			if pend != nil && errors.Is(err, compact.ErrBudgetTooSmall) {
+				return nil, nil, fmt.Errorf("memory: input of %d tokens does not fit the budget of %d tokens beside what the engine keeps: %w: %w",
+					pend.tok, m.c.Budget(), ErrInputTooLarge, err)
+			}
 			return nil, nil, fmt.Errorf("memory: compact session %q: %w", m.o.sessionID, err)
 		}
+		res = call.strip(raw, m.c.Counter())
+		inputErr := call.pendingError(raw)
 		m.mu.Lock()
 		if m.gen != gen {
 			m.mu.Unlock()
 			continue // the state was replaced meanwhile: run again on the new one
 		}
 		m.seen = n
-		pos := m.windowPositionsLocked(n) // before the window moves
+		pos := m.windowPositionsLocked(n, call.from) // before the window moves
+		states := m.windowStatesLocked(call, res.States)
 		if res.Compacted {
-			m.recordCompactionLocked(res, n)
+			m.recordCompactionLocked(res, n, states)
 			m.dirty = true
+		} else if call.from > m.lead {
+			m.moveWindowLocked(n, states) // past the turns the window left
 		}
 		changed := m.dirty
-		m.view = m.buildViewLocked(res, n, pos)
+		m.view = m.buildViewLocked(res, n, call.from, pos)
 		m.noteRefsLocked(res, pos)
 		var st store.State
 		from := m.stored
@@ -177,7 +201,7 @@ func (m *Memory) runEngine(ctx context.Context, force string) (res *compact.Resu
 		}
 		m.mu.Unlock()
 		if !changed {
-			return res, nil, nil
+			return res, nil, inputErr
 		}
 		v, err := m.store.Save(ctx, st, from)
 		if errors.Is(err, store.ErrConflict) {
@@ -185,7 +209,7 @@ func (m *Memory) runEngine(ctx context.Context, force string) (res *compact.Resu
 		}
 		if err != nil {
 			m.log.Error("memory: save compaction state", "session", m.o.sessionID, "err", err)
-			return res, fmt.Errorf("memory: save state of session %q: %w", m.o.sessionID, err), nil
+			return res, fmt.Errorf("memory: save state of session %q: %w", m.o.sessionID, err), inputErr
 		}
 		m.mu.Lock()
 		if m.gen == gen {
@@ -194,14 +218,15 @@ func (m *Memory) runEngine(ctx context.Context, force string) (res *compact.Resu
 			m.dirty = false
 		}
 		m.mu.Unlock()
-		return res, nil, nil
+		return res, nil, inputErr
 	}
 	return nil, nil, fmt.Errorf("memory: compact session %q: %d attempts: %w", m.o.sessionID, maxSaveAttempts, store.ErrConflict)
 }
 
 // recordCompactionLocked appends the audit record of a new summary and
-// moves the window past what the session now summarizes.
-func (m *Memory) recordCompactionLocked(res *compact.Result, n int) {
+// moves the window past what the session now summarizes, given the states
+// of the window's messages below n (see windowStatesLocked).
+func (m *Memory) recordCompactionLocked(res *compact.Result, n int, states []compact.MessageState) {
 	newRec := false
 	if ev := res.Event; ev != nil && ev.SummaryID != "" && res.Summary != nil && res.Summary.ID == ev.SummaryID {
 		pos := make(map[string]int, m.windowLen(n))
@@ -227,7 +252,7 @@ func (m *Memory) recordCompactionLocked(res *compact.Result, n int) {
 		m.chain = append(m.chain, rec)
 		newRec = true
 	}
-	m.moveWindowLocked(n, res.States)
+	m.moveWindowLocked(n, states)
 	if newRec {
 		m.chain[len(m.chain)-1].UpTo = m.start
 	}

@@ -66,6 +66,9 @@ func TestConversationChain(t *testing.T) {
 		out, err := chains.Run(ctx, chain, in)
 		require.NoError(t, err)
 		require.Equal(t, strings.TrimSpace(outs[i%len(outs)]), strings.TrimSpace(out))
+		req, err := llm.lastRequest()
+		require.NoError(t, err)
+		require.LessOrEqual(t, mem.c.CountTokens(req), mem.c.Budget(), "turn %d: the whole prompt fits", i)
 		if i == 1 {
 			req, err := llm.lastRequest()
 			require.NoError(t, err)
@@ -76,7 +79,11 @@ func TestConversationChain(t *testing.T) {
 	require.NoError(t, err)
 	prompt := promptText(req)
 	assert.Contains(t, prompt, compact.SummaryPreamble, "the history was compacted")
-	assert.Contains(t, prompt, "Human: "+sent[0], "the engine pins the first human message (the task)")
+	// The engine pins the first human message (the task): beside the
+	// largest inputs of this test (2,208 tokens of a 3,000-token budget) it
+	// had to cut it, with its visible marker.
+	assert.Contains(t, prompt, "Human: "+sent[0][:2], "the engine pins the first human message (the task)")
+	assert.Regexp(t, `\[… compact: \d+ bytes cut, ref:[a-z2-7]{8} …\]`, prompt)
 	assert.NotContains(t, prompt, "Human: "+sent[1])
 	assert.Contains(t, prompt, "Human: "+sent[38], "the recent turns are verbatim")
 

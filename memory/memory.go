@@ -39,6 +39,10 @@ type Memory struct {
 	log   *slog.Logger
 	pool  *Pool
 	own   bool // the pool is private: Close closes it
+	// The prompt reserve message (WithPromptReserve), set once by New.
+	reserve    llms.MessageContent
+	reserveTok int
+	hasReserve bool
 
 	engineMu sync.Mutex // one engine call (and its save) at a time
 	histMu   sync.Mutex // calls into the history, one at a time
@@ -112,6 +116,7 @@ func New(c *compact.Compactor, opts ...Option) *Memory {
 	}
 	m.inc, _ = m.hist.(store.IncrementalHistory)
 	m.sess = compact.NewSession(o.sessionID)
+	m.setupReserve()
 	switch {
 	case o.pool != nil:
 		m.pool, m.async = o.pool, true
@@ -136,13 +141,41 @@ func (m *Memory) MemoryVariables(context.Context) []string { return []string{m.o
 // LoadMemoryVariables returns the active context under the memory key: a
 // buffer string (human and AI prefixes, see the package documentation for
 // the summary line), or with WithReturnMessages a new []llms.ChatMessage
-// owned by the caller. In synchronous mode it runs the engine over the
-// history, compacting when the trigger says so; in async mode it never
-// compacts and returns the latest background result plus the messages
-// saved since. The inputs are not used.
-func (m *Memory) LoadMemoryVariables(ctx context.Context, _ map[string]any) (map[string]any, error) {
+// owned by the caller.
+//
+// It budgets for the input it is given, picked as SaveContext picks it (the
+// input key's value, or the only value; inputs without such a string mean
+// no input): in synchronous mode (the default) the engine is given the
+// history plus that input as the latest human message, with the id it will
+// have once SaveContext writes it, so it compacts the history around it
+// when the trigger says so (when the messages it pins might not fit beside
+// the input, the input is given as a system message, which it never cuts);
+// the context returned plus the input then fit the engine's budget less the
+// prompt reserve ([WithPromptReserve]), and a chains.NewConversation prompt
+// fits the window less the reserved output (with human and AI prefixes of
+// at most two tokens each, like the defaults). The input is not written to
+// the history, and nothing about the stored state changes but what a
+// compaction changes: loading twice with the same input returns the same
+// context. An input that cannot fit returns an error wrapping
+// [ErrInputTooLarge] (with its tokens and the budget) and no context: when,
+// with the reply priming, the prompt reserve and the history's leading
+// system messages, it exceeds the budget (checked before the engine runs),
+// or when the engine cannot fit beside it what it keeps (a summary, the
+// task and the latest turn cut to their head and tail: the engine's
+// compact.ErrBudgetTooSmall, wrapped too); either way nothing changes.
+//
+// In async mode ([WithAsync]) it never compacts: it returns the latest
+// background result plus the messages saved since, and does not make room
+// for the input (background compactions aim for the engine's reset ratio,
+// which leaves the rest of the budget for it); an input over the budget
+// alone is still an error wrapping ErrInputTooLarge.
+func (m *Memory) LoadMemoryVariables(ctx context.Context, inputs map[string]any) (map[string]any, error) {
 	ctx = orBackground(ctx)
-	msgs, text, err := m.context(ctx)
+	var pend *pendingInput
+	if in, ok := pickInput(inputs, m.o.inputKey); ok && m.c != nil {
+		pend = m.newPending(in)
+	}
+	msgs, text, err := m.context(ctx, pend)
 	if err != nil {
 		return nil, err
 	}
@@ -154,8 +187,9 @@ func (m *Memory) LoadMemoryVariables(ctx context.Context, _ map[string]any) (map
 
 // context returns the active context: in messages mode the messages (a new
 // slice; nil when the history's Messages returned nil, as
-// ConversationBuffer would), else the buffer string.
-func (m *Memory) context(ctx context.Context) ([]llms.ChatMessage, string, error) {
+// ConversationBuffer would), else the buffer string. pend is the input to
+// budget for, or nil.
+func (m *Memory) context(ctx context.Context, pend *pendingInput) ([]llms.ChatMessage, string, error) {
 	m.mu.Lock()
 	closed, async := m.closed, m.async
 	m.mu.Unlock()
@@ -166,9 +200,17 @@ func (m *Memory) context(ctx context.Context) ([]llms.ChatMessage, string, error
 		if err := m.syncForRead(ctx); err != nil {
 			return nil, "", err
 		}
+		if pend != nil {
+			m.mu.Lock()
+			err := m.checkInputLocked(pend)
+			m.mu.Unlock()
+			if err != nil {
+				return nil, "", err
+			}
+		}
 	} else {
 		m.engineMu.Lock()
-		_, _, err := m.runEngine(ctx, "")
+		_, _, err := m.runEngine(ctx, "", pend)
 		m.engineMu.Unlock()
 		if err != nil {
 			return nil, "", err
@@ -379,7 +421,7 @@ func (m *Memory) Compact(ctx context.Context) error {
 	}
 	m.engineMu.Lock()
 	defer m.engineMu.Unlock()
-	_, perr, err := m.runEngine(ctx, compact.ReasonManual)
+	_, perr, err := m.runEngine(ctx, compact.ReasonManual, nil)
 	if err != nil {
 		return err
 	}

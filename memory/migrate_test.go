@@ -97,8 +97,9 @@ func TestVersion1StateMigrates(t *testing.T) {
 		v, err := m.LoadMemoryVariables(ctx, nil)
 		require.NoError(t, err)
 		if st, _ := m.Stats(ctx); st.Compactions > before.Compactions {
-			// Refs cost tokens that version 1 did not spend: from the first
-			// new compaction on, the contexts differ by design.
+			// The prompt reserve and refs cost tokens that version 1 did
+			// not spend: from the first new compaction on, the contexts
+			// differ by design.
 			continue
 		}
 		require.Equal(t, golden[i-39], render(v), "turn %d", i)

@@ -34,17 +34,20 @@ type options struct {
 	logger         *slog.Logger
 	toolRounds     bool
 	minWindow      int
+	promptReserve  int // < 0: the default, DefaultPromptReserve's text
+	windowTurns    int // < 1: off
 	recall         []recall.Option
 }
 
 func defaultOptions() options {
 	return options{
-		memoryKey:   DefaultMemoryKey,
-		humanPrefix: DefaultHumanPrefix,
-		aiPrefix:    DefaultAIPrefix,
-		sessionID:   DefaultSessionID,
-		toolRounds:  true,
-		minWindow:   DefaultMinWindow,
+		memoryKey:     DefaultMemoryKey,
+		humanPrefix:   DefaultHumanPrefix,
+		aiPrefix:      DefaultAIPrefix,
+		sessionID:     DefaultSessionID,
+		toolRounds:    true,
+		minWindow:     DefaultMinWindow,
+		promptReserve: -1,
 	}
 }
 
@@ -151,4 +154,46 @@ func WithMinWindow(n int) Option {
 			o.minWindow = n
 		}
 	}
+}
+
+// WithPromptReserve reserves tokens of the engine's budget for the prompt
+// template around the history and the input: every engine call of the
+// Memory counts them, so that with the input LoadMemoryVariables is given
+// the whole prompt fits the window (see [Memory.LoadMemoryVariables]). Set
+// it to the tokens of your prompt without its variables (for a chat prompt,
+// its fixed messages); 0 reserves nothing; a reserve of the whole budget
+// leaves no room for anything (loads fail with compact.ErrBudgetTooSmall,
+// or ErrInputTooLarge with an input). Default (and any negative value):
+// the tokens, as the engine's counter counts them, of the prompt of
+// langchaingo's chains.NewConversation without its {{.history}} and
+// {{.input}} variables ([DefaultPromptTemplate]): 57 with the o200k
+// tokenizer of gpt-4o.
+func WithPromptReserve(tokens int) Option {
+	return func(o *options) { o.promptReserve = max(tokens, -1) }
+}
+
+// WithWindowTurns makes the context show only the last k turns of the
+// conversation, like langchaingo's memory.ConversationWindowBuffer(k) (a
+// turn begins at a human message: the input, then any tool rounds, then the
+// AI output); older turns are forgotten, not summarized. The leading system
+// messages of the history stay. Until the first compaction the context is
+// exactly what ConversationWindowBuffer returns for a history of whole
+// turns without system messages; the history itself keeps every message
+// (ConversationWindowBuffer deletes the older ones from it).
+//
+// Compaction then works within the window: when the last k turns alone
+// reach the engine's trigger, old tool outputs among them are masked,
+// messages summarized and cut as usual, and the summary stays at the head
+// of the context until a later compaction replaces it. Turns that left the
+// window stay out of the context for the session, even if the option is
+// later removed.
+//
+// It trades away prefix stability (the engine's invariant I7): every new
+// turn pushes the oldest one out, so the context is not the previous one
+// plus what is new, and providers' prompt caches miss on every call. Prefer
+// the default (the whole conversation, compacted when needed) unless a
+// fixed window of turns is what you want. Default 0: off; values below 1
+// mean off (ConversationWindowBuffer takes them for 5).
+func WithWindowTurns(k int) Option {
+	return func(o *options) { o.windowTurns = max(k, 0) }
 }

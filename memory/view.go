@@ -14,6 +14,7 @@ import (
 type cachedView struct {
 	valid     bool
 	n         int                // the view stands for entries[:n]
+	from      int                // the turn start of the engine call (WithWindowTurns)
 	msgs      []llms.ChatMessage // the context; never modified once built
 	summary   int                // index of the summary message in msgs, or -1
 	tokens    int                // the engine's token count of the view
@@ -24,19 +25,22 @@ type cachedView struct {
 	prefixes  [2]string // the human and AI prefixes of text
 }
 
-// buildViewLocked maps an engine result for entries[:n] back to chat
-// messages. Messages the engine passed through unchanged are the history's
-// own values (so a GenericChatMessage keeps its role and name); masked or
-// cut messages, messages a repair changed and the summary are converted
-// from the engine's form. While the session has never been compacted the
+// buildViewLocked maps an engine result for entries[:n] (the window from
+// the turn start from, the reserve and the pending input taken out, see
+// engineCall.strip) back to chat messages. Messages the engine passed
+// through unchanged are the history's own values (so a GenericChatMessage
+// keeps its role and name); masked or cut messages, messages a repair
+// changed and the summary are converted from the engine's form. While the
+// session has never been compacted the
 // view is the history verbatim, exactly what langchaingo's
 // ConversationBuffer returns (the engine's repairs of broken tool pairs are
-// not applied then).
-func (m *Memory) buildViewLocked(res *compact.Result, n int, pos []int) cachedView {
-	v := cachedView{valid: true, n: n, summary: -1, tokens: res.Tokens, engineLen: len(res.Messages), gen: m.gen}
+// not applied then); with WithWindowTurns it is the window's messages
+// verbatim.
+func (m *Memory) buildViewLocked(res *compact.Result, n, from int, pos []int) cachedView {
+	v := cachedView{valid: true, n: n, from: from, summary: -1, tokens: res.Tokens, engineLen: len(res.Messages), gen: m.gen}
 	// Between compactions the engine's output is the previous one plus the
 	// new messages, unchanged (prefix stability): extend the previous view.
-	if old := m.view; old.valid && old.gen == m.gen && old.engineLen >= 0 && !res.Compacted && len(res.Repairs) == 0 &&
+	if old := m.view; old.valid && old.gen == m.gen && old.from == from && old.engineLen >= 0 && !res.Compacted && len(res.Repairs) == 0 &&
 		old.n <= n && len(res.Messages) == old.engineLen+n-old.n &&
 		(n == old.n || msg.Equal(res.Messages[len(res.Messages)-1], m.entries[n-1].mc)) {
 		v.summary = old.summary
@@ -51,11 +55,10 @@ func (m *Memory) buildViewLocked(res *compact.Result, n int, pos []int) cachedVi
 		}
 		return v
 	}
-	if res.Summary == nil && !res.Compacted && m.sess.Stats().Compactions == 0 && m.start == m.lead && len(m.kept) == 0 {
-		v.msgs = make([]llms.ChatMessage, n)
-		for i := range n {
-			v.msgs[i] = m.entries[i].msg
-		}
+	if res.Summary == nil && !res.Compacted && m.sess.Stats().Compactions == 0 &&
+		(m.o.windowTurns > 0 || m.start == m.lead && len(m.kept) == 0) {
+		v.msgs = make([]llms.ChatMessage, 0, len(res.States))
+		m.windowFromLocked(n, from, func(i int) { v.msgs = append(v.msgs, m.entries[i].msg) })
 		return v
 	}
 	v.msgs, v.summary = m.mapResultLocked(res, pos)
@@ -63,11 +66,11 @@ func (m *Memory) buildViewLocked(res *compact.Result, n int, pos []int) cachedVi
 }
 
 // windowPositionsLocked returns the history positions of the window's
-// messages below n, in window order: what the engine's input index i
-// stands for.
-func (m *Memory) windowPositionsLocked(n int) []int {
+// messages below n from the turn start from, in window order: what the
+// engine's input index i stands for.
+func (m *Memory) windowPositionsLocked(n, from int) []int {
 	pos := make([]int, 0, m.windowLen(n))
-	m.windowLocked(n, func(i int) { pos = append(pos, i) })
+	m.windowFromLocked(n, from, func(i int) { pos = append(pos, i) })
 	return pos
 }
 
@@ -99,23 +102,30 @@ func (m *Memory) mapResultLocked(res *compact.Result, pos []int) ([]llms.ChatMes
 // session's state describes it, without compacting: the engine's view of
 // the window. Async mode uses it until its first background result is
 // ready. Without an engine (or if the view fails) it is the history
-// verbatim.
+// verbatim (with WithWindowTurns, its leading system messages and last
+// turns).
 func (m *Memory) stateViewLocked(ctx context.Context) cachedView {
 	n := len(m.entries)
 	v := cachedView{valid: true, n: n, summary: -1, tokens: -1, engineLen: -1, gen: m.gen}
 	if m.c != nil {
-		res, err := m.c.View(ctx, m.sess, m.win, compact.WithMessageIDs(m.winIDs), compact.WithOmitted(n-len(m.win)))
+		c := m.engineCallLocked(nil)
+		raw, err := m.c.View(ctx, m.sess, c.msgs, compact.WithMessageIDs(c.ids), compact.WithOmitted(c.omitted))
 		if err == nil {
-			v.msgs, v.summary = m.mapResultLocked(res, m.windowPositionsLocked(n))
-			m.noteRefsLocked(res, m.windowPositionsLocked(n))
-			v.tokens, v.engineLen = res.Tokens, len(res.Messages)
+			res := c.strip(raw, m.c.Counter())
+			pos := m.windowPositionsLocked(n, c.from)
+			v.msgs, v.summary = m.mapResultLocked(res, pos)
+			m.noteRefsLocked(res, pos)
+			v.tokens, v.engineLen, v.from = res.Tokens, len(res.Messages), c.from
 			return v
 		}
 		m.log.Warn("memory: view of the stored state failed; showing the history", "session", m.o.sessionID, "err", err)
 	}
-	v.msgs = make([]llms.ChatMessage, n)
+	v.from = m.turnStartLocked(n) // with WithWindowTurns, its last turns
+	v.msgs = make([]llms.ChatMessage, 0, n)
 	for i := range n {
-		v.msgs[i] = m.entries[i].msg
+		if i < m.lead || i >= v.from {
+			v.msgs = append(v.msgs, m.entries[i].msg)
+		}
 	}
 	return v
 }

@@ -6,6 +6,7 @@ import (
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/internal/msg"
+	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -34,16 +35,21 @@ type entry struct {
 // conversation's length.
 
 // windowLocked calls fn with the window's positions below n, in order.
-func (m *Memory) windowLocked(n int, fn func(i int)) {
+func (m *Memory) windowLocked(n int, fn func(i int)) { m.windowFromLocked(n, 0, fn) }
+
+// windowFromLocked calls fn with the positions below n of the window's
+// messages an engine call with turn start from is given (see engineCall):
+// the leading system messages, then those at or after from, in order.
+func (m *Memory) windowFromLocked(n, from int, fn func(i int)) {
 	for i := 0; i < m.lead && i < n; i++ {
 		fn(i)
 	}
 	for _, i := range m.kept {
-		if i < n {
+		if i < n && i >= from {
 			fn(i)
 		}
 	}
-	for i := max(m.start, m.lead); i < n; i++ {
+	for i := max(m.start, m.lead, from); i < n; i++ {
 		fn(i)
 	}
 }
@@ -128,7 +134,7 @@ func (m *Memory) resetLocked() {
 // changed, else it is reset.
 func (m *Memory) replaceAllLocked(msgs []llms.ChatMessage) {
 	d := 0
-	for d < len(m.entries) && d < len(msgs) && sameMessage(m.entries[d].msg, msgs[d]) {
+	for d < len(m.entries) && d < len(msgs) && unchanged(m.entries[d].msg, msgs[d]) {
 		d++
 	}
 	if d == len(m.entries) {
@@ -147,6 +153,27 @@ func (m *Memory) replaceAllLocked(msgs []llms.ChatMessage) {
 	}
 	m.truncateLocked(d)
 	m.appendLocked(msgs[d:])
+}
+
+// unchanged reports whether b, read from the history where the Memory
+// holds a, is the same message: the same fields (sameMessage) in the same
+// form. A message replaced by its other form (value or pointer) is a
+// changed message: the views hold the history's own values, and
+// llms.GetBufferString renders the forms differently (an AI message's
+// FunctionCall only for the value form; a *GenericChatMessage is an error).
+func unchanged(a, b llms.ChatMessage) bool {
+	return pointerForm(a) == pointerForm(b) && sameMessage(a, b)
+}
+
+// pointerForm reports whether m is a pointer to one of langchaingo's
+// message types or to an store.OtherMessage.
+func pointerForm(m llms.ChatMessage) bool {
+	switch m.(type) {
+	case *llms.AIChatMessage, *llms.HumanChatMessage, *llms.SystemChatMessage, *llms.GenericChatMessage,
+		*llms.FunctionChatMessage, *llms.ToolChatMessage, *store.OtherMessage:
+		return true
+	}
+	return false
 }
 
 // refresh reads what the history holds now into the entries.

@@ -87,7 +87,7 @@ func TestWindowMatchesWholeHistory(t *testing.T) {
 			c, err := compact.New(compact.WithContextWindow(tc.window), compact.WithReservedOutput(0))
 			require.NoError(t, err)
 			h := store.NewChatHistory()
-			m := New(c, WithChatHistory(h), WithReturnMessages(true), WithMinWindow(16))
+			m := New(c, WithChatHistory(h), WithReturnMessages(true), WithMinWindow(16), WithPromptReserve(0))
 			whole := compact.NewSession(DefaultSessionID) // the Memory's session id: the same refs
 			var all []llms.ChatMessage
 			moved := false
