@@ -114,6 +114,14 @@ func previousDigest(p *SummaryRecord) extractors.Digest {
 			d.FilesRead = split(", ")
 		case "Files modified":
 			d.FilesModified = split(", ")
+		case "Files searched":
+			d.FilesSearched = split(", ")
+		case "Files listed":
+			d.FilesListed = split(", ")
+		case "Files tested":
+			d.FilesTested = split(", ")
+		case "Files run":
+			d.FilesRun = split(", ")
 		case "Commands":
 			d.Commands = split("; ")
 		case "Errors":
