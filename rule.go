@@ -122,6 +122,8 @@ func previousDigest(p *SummaryRecord) extractors.Digest {
 			d.FilesTested = split(", ")
 		case "Files run":
 			d.FilesRun = split(", ")
+		case "Files mentioned":
+			d.FilesMentioned = split(", ")
 		case "Commands":
 			d.Commands = split("; ")
 		case "Errors":

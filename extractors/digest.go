@@ -42,6 +42,11 @@ type Digest struct {
 	// (absolute paths too), deduplicated within its list. Render keeps
 	// them before anything else.
 	FilesSearched, FilesListed, FilesTested, FilesRun []string
+	// FilesMentioned are the paths the previous summary's narrative
+	// (Previous, as given to Digest) names that no other list holds: the
+	// paths of an LLM summary folded in, kept when Render shortens the
+	// narrative.
+	FilesMentioned []string
 	// Commands are the commands run, with their status, e.g.
 	// "pytest tests/test_x.py (exit 1)". Plain file reads and writes are
 	// not listed here (they are in the file lists) unless they failed.
@@ -296,6 +301,7 @@ func (n *digestBuilder) finish(prev Digest) Digest {
 	for g, l := range lists {
 		*l = dedupePaths(merge(*l, prevPaths[g], maxDigestPaths))
 	}
+	d.FilesMentioned = dedupePaths(dedupe(mentionedPaths(d, prev), maxDigestPaths))
 	d.Commands = failedFirst(merge(d.Commands, prev.Commands, maxDigestCommands))
 	d.Errors = merge(d.Errors, prev.Errors, maxDigestErrors)
 	d.Instructions = merge(d.Instructions, prev.Instructions, maxDigestInstructions)

@@ -18,24 +18,25 @@ const (
 	groupListed
 	groupTested
 	groupRun
+	groupMentioned // named by the previous summary's narrative: the oldest
 	numPathGroups
 )
 
-// pathGroupMeta are the metadata keys the groups are read from.
-var pathGroupMeta = [numPathGroups]string{MetaFilesModified, MetaFilesRead, MetaFilesSearched, MetaFilesListed, MetaFilesTested, MetaFilesRun}
+// pathGroupMeta are the metadata keys the groups are read from ("": none).
+var pathGroupMeta = [numPathGroups]string{MetaFilesModified, MetaFilesRead, MetaFilesSearched, MetaFilesListed, MetaFilesTested, MetaFilesRun, ""}
 
 // pathGroupVerb names each group on a rendered line ("Files modified: a.go
 // | read: b.go") and, after "Files ", on a key point line.
-var pathGroupVerb = [numPathGroups]string{"modified", "read", "searched", "listed", "tested", "run"}
+var pathGroupVerb = [numPathGroups]string{"modified", "read", "searched", "listed", "tested", "run", "mentioned"}
 
 // pathLists returns pointers to the path lists of d, by group.
 func (d *Digest) pathLists() [numPathGroups]*[]string {
-	return [numPathGroups]*[]string{&d.FilesModified, &d.FilesRead, &d.FilesSearched, &d.FilesListed, &d.FilesTested, &d.FilesRun}
+	return [numPathGroups]*[]string{&d.FilesModified, &d.FilesRead, &d.FilesSearched, &d.FilesListed, &d.FilesTested, &d.FilesRun, &d.FilesMentioned}
 }
 
 // paths returns the path lists of d, by group (the slices themselves).
 func (d Digest) paths() [numPathGroups][]string {
-	return [numPathGroups][]string{d.FilesModified, d.FilesRead, d.FilesSearched, d.FilesListed, d.FilesTested, d.FilesRun}
+	return [numPathGroups][]string{d.FilesModified, d.FilesRead, d.FilesSearched, d.FilesListed, d.FilesTested, d.FilesRun, d.FilesMentioned}
 }
 
 // recordPaths adds the paths of one call to n: those its summary's
@@ -46,6 +47,9 @@ func (n *digestBuilder) recordPaths(call Call, md map[string]string) {
 	lists := n.d.pathLists()
 	var named []string
 	for g, key := range pathGroupMeta {
+		if key == "" {
+			continue
+		}
 		for _, f := range splitList(md[key]) {
 			*lists[g] = append(*lists[g], f)
 			named = append(named, f)
@@ -125,4 +129,45 @@ func addMeta(md map[string]string, key string, items ...string) {
 	if b.Len() > 0 {
 		md[key] = b.String()
 	}
+}
+
+// narrativePaths returns the path words of a text (a previous summary's
+// narrative), as written, without a sentence's final period: the words
+// (runs of the characters a path word may hold) that [callpaths.Word]
+// takes for paths.
+func narrativePaths(text string) []string {
+	var out []string
+	words := strings.FieldsFunc(text, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_.-/+@~:", r))
+	})
+	for _, w := range words {
+		w = strings.TrimRight(w, ".:")
+		if _, ok := callpaths.Word(w); ok {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// mentionedPaths returns the paths prev's narrative names that no path
+// list of d or prev holds, prev's own FilesMentioned after them.
+func mentionedPaths(d, prev Digest) []string {
+	have := map[string]bool{}
+	for _, ls := range [][numPathGroups][]string{d.paths(), prev.paths()} {
+		for g, l := range ls {
+			if g == int(groupMentioned) {
+				continue
+			}
+			for _, p := range l {
+				have[pathKey(p)] = true
+			}
+		}
+	}
+	var out []string
+	for _, p := range append(narrativePaths(cutBytes(prev.Previous, 64<<10)), prev.FilesMentioned...) {
+		if !have[pathKey(p)] {
+			out = append(out, p)
+		}
+	}
+	return out
 }

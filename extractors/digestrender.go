@@ -363,31 +363,36 @@ func (f *digestFit) fillPaths() {
 	f.addPaths(f.max - f.count(" | +"+itoa(all)+" more paths") - 1)
 }
 
-// addPaths adds paths by rank within limit tokens and reports whether all
-// were added.
+// addPaths adds paths by rank within limit tokens, those of the calls
+// first, then those the previous narrative mentions (the oldest), and
+// reports whether all were added.
 func (f *digestFit) addPaths(limit int) bool {
-	for rank := 0; ; rank++ {
-		more := false
-		for g, l := range f.paths {
-			if rank >= len(l) {
-				continue
+	for _, groups := range [][2]pathGroup{{0, groupMentioned}, {groupMentioned, numPathGroups}} {
+		for rank := 0; ; rank++ {
+			more := false
+			for g := groups[0]; g < groups[1]; g++ {
+				l := f.paths[g]
+				if rank >= len(l) {
+					continue
+				}
+				more = true
+				cost := f.count(l[rank]) + 1
+				if f.pathN[g] == 0 {
+					cost += f.count(pathGroupVerb[g]+": ") + 2 // and "Files " or " | "
+				}
+				if f.used+cost > limit {
+					return false
+				}
+				f.used += cost
+				f.pathN[g]++
+				f.picks = append(f.picks, fitPick{secPaths, int(g)})
 			}
-			more = true
-			cost := f.count(l[rank]) + 1
-			if f.pathN[g] == 0 {
-				cost += f.count(pathGroupVerb[g]+": ") + 2 // and "Files " or " | "
+			if !more {
+				break
 			}
-			if f.used+cost > limit {
-				return false
-			}
-			f.used += cost
-			f.pathN[g]++
-			f.picks = append(f.picks, fitPick{secPaths, g})
-		}
-		if !more {
-			return true
 		}
 	}
+	return true
 }
 
 // upgrade puts the items chosen in full form, in the order of fullOrder,
@@ -451,25 +456,34 @@ func (f *digestFit) writePaths(b *strings.Builder) {
 	if chosen < all && !f.noNote {
 		note = "+" + itoa(all-chosen) + " more paths"
 	}
-	if chosen == 0 {
-		if note != "" {
-			b.WriteString("\nFiles: " + note)
-		}
-		return
-	}
-	b.WriteString("\nFiles ")
 	first := true
 	for g, l := range f.paths {
-		if f.pathN[g] == 0 {
+		shown := l[:f.pathN[g]]
+		if pathGroup(g) == groupMentioned && f.prev != "" {
+			// Those the previous summary shows need no repeating.
+			shown = make([]string, 0, len(shown))
+			for _, p := range l[:f.pathN[g]] {
+				if !strings.Contains(f.prev, p) {
+					shown = append(shown, p)
+				}
+			}
+		}
+		if len(shown) == 0 {
 			continue
 		}
-		if !first {
+		if first {
+			b.WriteString("\nFiles ")
+		} else {
 			b.WriteString(" | ")
 		}
 		first = false
 		b.WriteString(pathGroupVerb[g])
 		b.WriteString(": ")
-		b.WriteString(strings.Join(l[:f.pathN[g]], ", "))
+		b.WriteString(strings.Join(shown, ", "))
+	}
+	if first && note != "" {
+		b.WriteString("\nFiles: " + note)
+		return
 	}
 	if note != "" {
 		b.WriteString(" | " + note)
