@@ -24,9 +24,9 @@ var (
 )
 
 // roundOne are the sections Render fills after the paths, in order, each
-// with at most its share of the budget, in short form: the identifiers,
-// then the instructions, errors, commands and open questions. roundTwo
-// hands out what is left, without shares.
+// with at most its share of the room the paths leave, in short form: the
+// identifiers, then the instructions, errors, commands and open questions.
+// roundTwo hands out what is left, without shares, in short form too.
 var (
 	roundOne = []struct {
 		sec   int
@@ -136,14 +136,15 @@ func estimateTokens(s string) int { return len(s)/3 + 1 }
 //
 //  1. the header line;
 //  2. every path, grouped by what was done to them on one line; when they
-//     alone exceed the budget, the oldest of each group are left out and
-//     "+N more paths" says how many;
-//  3. the entities (identifiers) not already shown as paths, then the
+//     alone exceed the budget, they take all of it: the oldest of each
+//     group are left out and "+N more paths" says how many;
+//  3. the entities (identifiers) not already shown as paths, the
 //     instructions, errors, commands (failed first) and open questions,
-//     each within a share of the budget and in short form (a command's head
-//     and status, an error's name, place and head of message);
+//     in short form (a command's head and status, an error's name, place
+//     and head of message), each first within a share of the room left,
+//     then in that order while they fit;
 //  4. the previous summary, shortened to the room left (at most 30%);
-//  5. the full forms of the items chosen, then more items while they fit.
+//  5. the full forms of the items chosen, while they fit.
 //
 // Each list is taken most recent first. When the text as a whole is over
 // the budget (the parts' counts are an estimate), the full forms go back
@@ -155,7 +156,7 @@ func estimateTokens(s string) int { return len(s)/3 + 1 }
 //	Instructions: ...; ...
 //	Errors: ValueError at foo.py:12: ...
 //	Open questions: ...
-//	Files modified: a.go | read: b.go, c.go | searched: src/ | listed: pkg | tested: tests/test_x.py::test_y | run: repro.py
+//	Files modified: a.go | read: b.go, c.go | searched: src/ | listed: pkg | tested: tests/test_x.py::test_y | run: repro.py | mentioned: d.go
 //	Commands: go test ./... (exit 1); ...
 //	Entities: ...
 //
@@ -175,24 +176,23 @@ func (d Digest) Render(maxTokens int, count func(string) int) string {
 	}
 	f := newDigestFit(d, maxTokens, count)
 	f.used = count(header) + 1
-	f.fillPaths()
-	for _, r := range roundOne {
-		f.fill(r.sec, r.share)
+	if !f.fillPaths() {
+		// The paths alone exceed the budget: they take all of it.
+		for i := 0; i < 3 && f.calibrate(header); i++ {
+			f.addPaths(f.max - f.noteCost())
+		}
+		return f.fit(header)
 	}
-	f.placePrevious(d.Previous)
-	f.upgrade()
+	room := maxTokens - f.used
+	for _, r := range roundOne {
+		f.fill(r.sec, int(r.share*float64(room)))
+	}
 	for _, sec := range roundTwo {
 		f.fill(sec, 0)
 	}
+	f.placePrevious(d.Previous)
 	f.upgrade()
-	// The sum of the parts' counts overestimates the text's: measure the
-	// text and hand out the difference, a few times.
-	for i := 0; i < 3; i++ {
-		slack := maxTokens - count(f.text(header))
-		if slack < 4 || f.done() {
-			break
-		}
-		f.used = maxTokens - slack
+	for i := 0; i < 3 && !f.done() && f.calibrate(header); i++ {
 		f.dropPrevious()
 		for _, sec := range roundTwo {
 			f.fill(sec, 0)
@@ -201,6 +201,18 @@ func (d Digest) Render(maxTokens int, count func(string) int) string {
 		f.upgrade()
 	}
 	return f.fit(header)
+}
+
+// calibrate sets the tokens used to those of the text rendered so far (the
+// sum of the parts' counts overestimates them) and reports whether that
+// leaves room worth handing out.
+func (f *digestFit) calibrate(header string) bool {
+	slack := f.max - f.count(f.text(header))
+	if slack < 4 {
+		return false
+	}
+	f.used = f.max - slack
+	return true
 }
 
 // placePrevious (re)places the previous summary p, shortened to the room
@@ -318,12 +330,11 @@ func (f *digestFit) tryAdd(sec int) bool {
 	return true
 }
 
-// fill adds the next items of section sec while they fit, up to share of
-// the budget for the section (0: no limit but the budget).
-func (f *digestFit) fill(sec int, share float64) {
-	limit := f.max
-	if share > 0 {
-		limit = int(share * float64(f.max))
+// fill adds the next items of section sec while they fit, up to limit
+// tokens for the section (0: no limit but the budget).
+func (f *digestFit) fill(sec, limit int) {
+	if limit <= 0 {
+		limit = f.max
 	}
 	for f.n[sec] < len(f.items[sec]) {
 		before := f.used
@@ -343,29 +354,31 @@ func (f *digestFit) pathCount() (chosen, all int) {
 	return chosen, all
 }
 
-// fillPaths adds every path when they fit; else, with room kept for the
-// note "+N more paths", the paths by rank, the most recent of every group
-// first, up to the first that does not fit.
-func (f *digestFit) fillPaths() {
-	_, all := f.pathCount()
-	if all == 0 {
-		return
-	}
+// fillPaths adds every path when they fit and reports whether they did;
+// else it adds, with room kept for the note "+N more paths", the paths by
+// rank, the most recent of every group first, up to the first that does
+// not fit.
+func (f *digestFit) fillPaths() bool {
 	used := f.used
 	if f.addPaths(f.max) {
-		return
+		return true
 	}
-	for len(f.picks) > 0 {
-		f.picks = f.picks[:len(f.picks)-1]
-	}
+	f.picks = f.picks[:0]
 	f.pathN = [numPathGroups]int{}
 	f.used = used
-	f.addPaths(f.max - f.count(" | +"+itoa(all)+" more paths") - 1)
+	f.addPaths(f.max - f.noteCost())
+	return false
 }
 
-// addPaths adds paths by rank within limit tokens, those of the calls
-// first, then those the previous narrative mentions (the oldest), and
-// reports whether all were added.
+// noteCost is the cost of the note "+N more paths" at its longest.
+func (f *digestFit) noteCost() int {
+	_, all := f.pathCount()
+	return f.count(" | +"+itoa(all)+" more paths") + 1
+}
+
+// addPaths adds paths by rank within limit tokens, from those chosen on,
+// the paths of the calls first, then those the previous narrative
+// mentions (the oldest), and reports whether all were added.
 func (f *digestFit) addPaths(limit int) bool {
 	for _, groups := range [][2]pathGroup{{0, groupMentioned}, {groupMentioned, numPathGroups}} {
 		for rank := 0; ; rank++ {
@@ -376,6 +389,9 @@ func (f *digestFit) addPaths(limit int) bool {
 					continue
 				}
 				more = true
+				if rank < f.pathN[g] {
+					continue
+				}
 				cost := f.count(l[rank]) + 1
 				if f.pathN[g] == 0 {
 					cost += f.count(pathGroupVerb[g]+": ") + 2 // and "Files " or " | "

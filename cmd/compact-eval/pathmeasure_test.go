@@ -30,7 +30,9 @@ type pathTally struct {
 	// chainNamed and chainKept count the same over every call the active
 	// summary stands for (the chain), not only the newly summarized ones.
 	chainNamed, chainKept int
-	missed                []string
+	// summaryTokens sums the token estimates of the summaries made.
+	summaryTokens int
+	missed        []string
 }
 
 // summarizedPaths returns the distinct paths (facts.go's definition)
@@ -88,6 +90,7 @@ func measurePaths(ctx context.Context, t *testing.T, c *compact.Compactor, name 
 			continue
 		}
 		tally.compactions++
+		tally.summaryTokens += res.Summary.TokenEstimate
 		text := res.Summary.Summary
 		for _, p := range fresh {
 			tally.named++
@@ -133,8 +136,9 @@ func TestSummaryKeepsPaths(t *testing.T) {
 			measurePaths(ctx, t, c, filepath.Base(f), runs[k], &tally)
 		}
 		share := sharePct(tally.kept, tally.named)
-		t.Logf("window %d: %d trajectories, %d compactions that summarized, paths of the summarized calls: %d, in the summary: %d (%.1f%%); over the whole chain: %d, %d (%.1f%%)",
-			w, len(files), tally.compactions, tally.named, tally.kept, share, tally.chainNamed, tally.chainKept, sharePct(tally.chainKept, tally.chainNamed))
+		t.Logf("window %d: %d trajectories, %d compactions that summarized (summary %.1f tokens on average), paths of the summarized calls: %d, in the summary: %d (%.1f%%); over the whole chain: %d, %d (%.1f%%)",
+			w, len(files), tally.compactions, float64(tally.summaryTokens)/float64(max(tally.compactions, 1)),
+			tally.named, tally.kept, share, tally.chainNamed, tally.chainKept, sharePct(tally.chainKept, tally.chainNamed))
 		for i, m := range tally.missed {
 			if i == 10 {
 				t.Logf("  ... %d more", len(tally.missed)-i)
