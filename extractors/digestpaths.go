@@ -57,7 +57,7 @@ func (n *digestBuilder) recordPaths(call Call, md map[string]string) {
 	}
 	g := kindGroup(md[MetaKind])
 	for _, p := range callpaths.Call(call.Name, call.Arguments) {
-		if !containsSub(named, p) {
+		if !slices.ContainsFunc(named, func(n string) bool { return strings.Contains(n, p) }) {
 			*lists[g] = append(*lists[g], p)
 			named = append(named, p)
 		}
@@ -76,16 +76,6 @@ func kindGroup(kind string) pathGroup {
 		return groupTested
 	}
 	return groupRun
-}
-
-// containsSub reports whether one of items contains s.
-func containsSub(items []string, s string) bool {
-	for _, it := range items {
-		if strings.Contains(it, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // pathKey is what tells two spellings of one path apart from two paths:

@@ -127,6 +127,37 @@ func (d Digest) KeyPoints() []string {
 	return out
 }
 
+// ParseKeyPoints reads the lists of a digest back from the lines of its
+// [Digest.KeyPoints]: the path lists (every path, as the lines hold them
+// whole), the commands and the errors; the "+N more" items are dropped,
+// the other lines ignored (instructions and questions are better taken
+// whole from where the caller keeps them). The rule-based summarizer folds
+// a previous rule-based summary in this way, as lists rather than text.
+func ParseKeyPoints(keyPoints []string) Digest {
+	var d Digest
+	lists := map[string]*[]string{"Commands": &d.Commands, "Errors": &d.Errors}
+	for g, l := range d.pathLists() {
+		lists["Files "+pathGroupVerb[g]] = l
+	}
+	for _, kp := range keyPoints {
+		label, items, ok := strings.Cut(kp, ": ")
+		l, known := lists[label]
+		if !ok || !known {
+			continue
+		}
+		sep := ", "
+		if label == "Commands" || label == "Errors" {
+			sep = "; "
+		}
+		for _, it := range strings.Split(items, sep) {
+			if it = strings.TrimSpace(it); it != "" && !(strings.HasPrefix(it, "+") && strings.HasSuffix(it, " more")) {
+				*l = append(*l, it)
+			}
+		}
+	}
+	return d
+}
+
 // estimateTokens is the counter Render uses when none is given.
 func estimateTokens(s string) int { return len(s)/3 + 1 }
 

@@ -1,6 +1,7 @@
 package extractors
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -75,4 +76,29 @@ func TestKeyPoints(t *testing.T) {
 	assert.True(t, strings.HasPrefix(kp[0], "Files searched: pkg/some/long/path/file.go, "))
 	assert.True(t, strings.HasSuffix(kp[0], " more"), "within its bytes: %s", kp[0])
 	assert.Empty(t, Digest{}.KeyPoints())
+}
+
+// TestParseKeyPoints checks that the lists a rule-based summary carries
+// in its key points read back whole.
+func TestParseKeyPoints(t *testing.T) {
+	d := Digest{
+		Instructions:   []string{"Keep it; short."},
+		Errors:         []string{"ValueError at a.py:1: bad", "KeyError at b.py:2"},
+		Commands:       []string{"pytest -x (exit 1)", "ls (ok)"},
+		FilesModified:  []string{"a.py"},
+		FilesRead:      []string{"b.py", "/repo/b.py"},
+		FilesSearched:  []string{"src/"},
+		FilesListed:    []string{"pkg"},
+		FilesTested:    []string{"tests/t.py::test_x"},
+		FilesRun:       []string{"run.sh"},
+		FilesMentioned: []string{"docs/x.md"},
+	}
+	for i := 0; i < 30; i++ {
+		d.FilesRead = append(d.FilesRead, fmt.Sprintf("pkg/f%02d.go", i))
+	}
+	got := ParseKeyPoints(d.KeyPoints())
+	want := d
+	want.Instructions = nil
+	assert.Equal(t, want, got)
+	assert.Equal(t, Digest{}, ParseKeyPoints([]string{"no label", "Entities: x", "Files read: +3 more"}))
 }
