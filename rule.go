@@ -3,7 +3,6 @@ package compact
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/agentcompact/compact/extractors"
 	"github.com/tmc/langchaingo/llms"
@@ -95,30 +94,9 @@ func previousDigest(p *SummaryRecord) extractors.Digest {
 		d.Previous = p.Summary
 		return d
 	}
-	for _, kp := range p.KeyPoints {
-		label, items, ok := strings.Cut(kp, ": ")
-		if !ok {
-			continue
-		}
-		split := func(sep string) []string {
-			var out []string
-			for _, it := range strings.Split(items, sep) {
-				if it = strings.TrimSpace(it); it != "" && !(strings.HasPrefix(it, "+") && strings.HasSuffix(it, " more")) {
-					out = append(out, it)
-				}
-			}
-			return out
-		}
-		switch label {
-		case "Files read":
-			d.FilesRead = split(", ")
-		case "Files modified":
-			d.FilesModified = split(", ")
-		case "Commands":
-			d.Commands = split("; ")
-		case "Errors":
-			d.Errors = split("; ")
-		}
-	}
-	return d
+	// Its lists: files by what was done to them, commands, errors.
+	lists := extractors.ParseKeyPoints(p.KeyPoints)
+	lists.Messages, lists.ToolCalls = d.Messages, d.ToolCalls
+	lists.Entities, lists.Instructions, lists.Questions = d.Entities, d.Instructions, d.Questions
+	return lists
 }

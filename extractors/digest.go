@@ -9,7 +9,7 @@ import (
 
 // Caps of the lists a [Digest] keeps (most recent first; older items drop).
 const (
-	maxDigestFiles        = 40
+	maxDigestPaths        = 200 // per group: Render's token cap is the one that matters
 	maxDigestCommands     = 25
 	maxDigestErrors       = 15
 	maxDigestInstructions = 15
@@ -30,6 +30,23 @@ type Digest struct {
 	Messages, ToolCalls int
 	// FilesRead and FilesModified are the files read and created or changed.
 	FilesRead, FilesModified []string
+	// FilesSearched are the files and folders searched (grep PATTERN FILE,
+	// find DIR -name X, search_dir X DIR); FilesListed the folders listed
+	// (ls DIR, tree DIR, find DIR); FilesTested the test files and test ids
+	// run (pytest tests/test_x.py::test_y); FilesRun the scripts run and the
+	// files given to other commands (python reproduce.py, git diff a.py).
+	//
+	// The path lists (these and FilesRead, FilesModified) hold every path
+	// the summarized calls name (the definition of internal/callpaths) and
+	// the files their outputs' facts name, each as written in the call
+	// (absolute paths too), deduplicated within its list. Render keeps
+	// them before anything else.
+	FilesSearched, FilesListed, FilesTested, FilesRun []string
+	// FilesMentioned are the paths the previous summary's narrative
+	// (Previous, as given to Digest) names that no other list holds: the
+	// paths of an LLM summary folded in, kept when Render shortens the
+	// narrative.
+	FilesMentioned []string
 	// Commands are the commands run, with their status, e.g.
 	// "pytest tests/test_x.py (exit 1)". Plain file reads and writes are
 	// not listed here (they are in the file lists) unless they failed.
@@ -123,13 +140,12 @@ func (n *digestBuilder) entity(e string) {
 func (n *digestBuilder) record(call Call, s ToolSummary, hasResult bool) {
 	md := s.Metadata
 	for _, f := range splitList(md[MetaFilesRead]) {
-		n.d.FilesRead = append(n.d.FilesRead, f)
 		n.entity(f)
 	}
 	for _, f := range splitList(md[MetaFilesModified]) {
-		n.d.FilesModified = append(n.d.FilesModified, f)
 		n.entity(f)
 	}
+	n.recordPaths(call, md)
 	kind := md[MetaKind]
 	failed := hasResult && s.Status == StatusError
 	if cmd := md[MetaCommand]; cmd != "" && (failed || (kind != KindRead && kind != KindWrite)) {
@@ -281,8 +297,11 @@ func (n *digestBuilder) finish(prev Digest) Digest {
 		all = append(all, old...)
 		return dedupe(all, max)
 	}
-	d.FilesRead = samePathOnce(merge(d.FilesRead, prev.FilesRead, maxDigestFiles))
-	d.FilesModified = samePathOnce(merge(d.FilesModified, prev.FilesModified, maxDigestFiles))
+	lists, prevPaths := d.pathLists(), prev.paths()
+	for g, l := range lists {
+		*l = dedupePaths(merge(*l, prevPaths[g], maxDigestPaths))
+	}
+	d.FilesMentioned = dedupePaths(dedupe(mentionedPaths(d, prev), maxDigestPaths))
 	d.Commands = failedFirst(merge(d.Commands, prev.Commands, maxDigestCommands))
 	d.Errors = merge(d.Errors, prev.Errors, maxDigestErrors)
 	d.Instructions = merge(d.Instructions, prev.Instructions, maxDigestInstructions)

@@ -4,34 +4,64 @@ import (
 	"strings"
 )
 
-// digestSection is one category of a rendered digest.
-type digestSection struct {
-	label string
-	items []string
-	sep   string
-}
+// The sections of a rendered digest, in reading order. The paths of all
+// groups share one line; the previous summary comes first, after the
+// header.
+const (
+	secInstructions = iota
+	secErrors
+	secQuestions
+	secPaths
+	secCommands
+	secEntities
+	numSections
+)
 
-// sections returns the categories of d in reading order, each with the
-// priority rank Render fills them in (0 first).
-func (d Digest) sections() (order []digestSection, priority []int) {
-	order = []digestSection{
-		{label: "Instructions", items: d.Instructions, sep: "; "},
-		{label: "Errors", items: d.Errors, sep: "; "},
-		{label: "Open questions", items: d.Questions, sep: " "},
-		{label: "Files modified", items: d.FilesModified, sep: ", "},
-		{label: "Commands", items: d.Commands, sep: "; "},
-		{label: "Files read", items: d.FilesRead, sep: ", "},
-		{label: "Entities", items: d.Entities, sep: ", "},
+// sectionLabel and sectionSep are each section's label and item separator.
+var (
+	sectionLabel = [numSections]string{"Instructions", "Errors", "Open questions", "Files", "Commands", "Entities"}
+	sectionSep   = [numSections]string{"; ", "; ", " ", ", ", "; ", ", "}
+)
+
+// roundOne are the sections Render fills after the paths, in order, each
+// with at most its share of the room the paths leave, in short form: the
+// identifiers, then the instructions, errors, commands and open questions.
+// roundTwo hands out what is left, without shares, in short form too.
+var (
+	roundOne = []struct {
+		sec   int
+		share float64
+	}{{secEntities, 0.10}, {secInstructions, 0.25}, {secErrors, 0.20}, {secCommands, 0.15}, {secQuestions, 0.10}}
+	roundTwo = []int{secInstructions, secErrors, secCommands, secQuestions, secEntities}
+	// fullOrder are the sections whose items have a short form, in the
+	// order Render restores their full forms.
+	fullOrder = []int{secInstructions, secErrors, secCommands, secQuestions}
+)
+
+// Bytes of the short forms Render uses before the full ones.
+const (
+	shortTextBytes    = 90  // an instruction or a question (the first 60 bytes identify it)
+	shortErrorBytes   = 100 // an error: its name, place and the head of its message
+	shortCommandBytes = 56  // a command, before its status
+)
+
+// shortForm returns the short form of an item of section sec: its head,
+// with "…" when cut (a command keeps its status, "(exit 1)").
+func shortForm(sec int, item string) string {
+	switch sec {
+	case secInstructions, secQuestions:
+		return shorten(item, shortTextBytes)
+	case secErrors:
+		return shorten(item, shortErrorBytes)
+	case secCommands:
+		body, status := item, ""
+		if i := strings.LastIndex(item, " ("); i > 0 && strings.HasSuffix(item, ")") && len(item)-i <= 16 {
+			body, status = item[:i], item[i:]
+		}
+		return shorten(body, shortCommandBytes) + status
 	}
-	// Fill order: instructions, errors, files modified, commands, open
-	// questions, files read, entities.
-	priority = []int{0, 1, 3, 4, 2, 5, 6}
-	return order, priority
+	return item
 }
-
-// shares are the parts of the budget each category (in reading order) may
-// take in Render's first round.
-var shares = []float64{0.30, 0.20, 0.10, 0.15, 0.15, 0.15, 0.10}
 
 // header is the first line of a rendered digest.
 func (d Digest) header() string {
@@ -42,29 +72,90 @@ func (d Digest) header() string {
 	return h + "."
 }
 
-// maxKeyPointItems bounds the items listed on one key point line.
-const maxKeyPointItems = 12
+// Caps of a key point line: items on the lines of other lists, bytes on
+// the lines of paths (which hold every path, as the chain carries them).
+const (
+	maxKeyPointItems = 12
+	maxKeyPointBytes = 1900
+)
 
-// KeyPoints returns one line per non-empty category, such as
-// "Files modified: a.go, b.go" or "Errors: ValueError at foo.py:12", in the
-// order instructions, errors, open questions, files modified, commands,
-// files read, entities; at most a dozen items per line. The result is new.
+// KeyPoints returns one line per non-empty list, such as "Files modified:
+// a.go, b.go" or "Errors: ValueError at foo.py:12", in the order
+// instructions, errors, open questions, files modified, commands, then the
+// other path lists: "Files read", "Files searched", "Files listed", "Files
+// tested", "Files run" (entities are left out). A line of paths holds
+// every path within about 1,900 bytes, another line at most a dozen items;
+// "+N more" says how many were left out. The result is new.
 func (d Digest) KeyPoints() []string {
-	order, _ := d.sections()
+	paths := d.paths()
+	type line struct {
+		label string
+		items []string
+		sep   string
+		path  bool
+	}
+	lines := []line{
+		{"Instructions", d.Instructions, "; ", false},
+		{"Errors", d.Errors, "; ", false},
+		{"Open questions", d.Questions, " ", false},
+		{"Files " + pathGroupVerb[groupModified], paths[groupModified], ", ", true},
+		{"Commands", d.Commands, "; ", false},
+	}
+	for g := groupRead; g < numPathGroups; g++ {
+		lines = append(lines, line{"Files " + pathGroupVerb[g], paths[g], ", ", true})
+	}
 	var out []string
-	for _, s := range order {
-		if len(s.items) == 0 || s.label == "Entities" {
+	for _, l := range lines {
+		if len(l.items) == 0 {
 			continue
 		}
-		items := s.items
-		more := ""
-		if len(items) > maxKeyPointItems {
-			more = s.sep + "+" + itoa(len(items)-maxKeyPointItems) + " more"
-			items = items[:maxKeyPointItems]
+		n := min(len(l.items), maxKeyPointItems)
+		if l.path {
+			n = 0
+			size := 0
+			for n < len(l.items) && (n == 0 || size+len(l.items[n]) <= maxKeyPointBytes) {
+				size += len(l.items[n]) + len(l.sep)
+				n++
+			}
 		}
-		out = append(out, s.label+": "+strings.Join(items, s.sep)+more)
+		more := ""
+		if n < len(l.items) {
+			more = l.sep + "+" + itoa(len(l.items)-n) + " more"
+		}
+		out = append(out, l.label+": "+strings.Join(l.items[:n], l.sep)+more)
 	}
 	return out
+}
+
+// ParseKeyPoints reads the lists of a digest back from the lines of its
+// [Digest.KeyPoints]: the path lists (every path, as the lines hold them
+// whole), the commands and the errors; the "+N more" items are dropped,
+// the other lines ignored (instructions and questions are better taken
+// whole from where the caller keeps them). The rule-based summarizer folds
+// a previous rule-based summary in this way, as lists rather than text.
+func ParseKeyPoints(keyPoints []string) Digest {
+	var d Digest
+	lists := map[string]*[]string{"Commands": &d.Commands, "Errors": &d.Errors}
+	for g, l := range d.pathLists() {
+		lists["Files "+pathGroupVerb[g]] = l
+	}
+	for _, kp := range keyPoints {
+		label, items, ok := strings.Cut(kp, ": ")
+		l, known := lists[label]
+		if !ok || !known {
+			continue
+		}
+		sep := ", "
+		if label == "Commands" || label == "Errors" {
+			sep = "; "
+		}
+		for _, it := range strings.Split(items, sep) {
+			if it = strings.TrimSpace(it); it != "" && !(strings.HasPrefix(it, "+") && strings.HasSuffix(it, " more")) {
+				*l = append(*l, it)
+			}
+		}
+	}
+	return d
 }
 
 // estimateTokens is the counter Render uses when none is given.
@@ -72,19 +163,32 @@ func estimateTokens(s string) int { return len(s)/3 + 1 }
 
 // Render returns the digest as summary text that fits maxTokens as counted
 // by count (len/3+1 when count is nil). It fills by priority, not by
-// cutting the tail: the header line, then instructions, errors, files
-// modified, commands, open questions, the previous summary (shortened to the
-// room left), files read and entities, each list most recent first, so what
-// is left out is the least important. The text has one line per category:
+// cutting the tail, so that paths and identifiers are the last to go:
+//
+//  1. the header line;
+//  2. every path, grouped by what was done to them on one line; when they
+//     alone exceed the budget, they take all of it: the oldest of each
+//     group are left out and "+N more paths" says how many;
+//  3. the entities (identifiers) not already shown as paths, the
+//     instructions, errors, commands (failed first) and open questions,
+//     in short form (a command's head and status, an error's name, place
+//     and head of message), each first within a share of the room left,
+//     then in that order while they fit;
+//  4. the previous summary, shortened to the room left (at most 30%);
+//  5. the full forms of the items chosen, while they fit.
+//
+// Each list is taken most recent first. When the text as a whole is over
+// the budget (the parts' counts are an estimate), the full forms go back
+// to short ones, the previous summary is halved, then the last items
+// chosen are dropped. The text has one line per category:
 //
 //	Summary of 40 earlier messages (18 tool calls).
 //	Previous summary: ...
 //	Instructions: ...; ...
 //	Errors: ValueError at foo.py:12: ...
-//	Files modified: a.go, b.go
-//	Commands: go test ./... (exit 1); ...
 //	Open questions: ...
-//	Files read: ...
+//	Files modified: a.go | read: b.go, c.go | searched: src/ | listed: pkg | tested: tests/test_x.py::test_y | run: repro.py | mentioned: d.go
+//	Commands: go test ./... (exit 1); ...
 //	Entities: ...
 //
 // The result never exceeds maxTokens as counted by count; Render returns
@@ -101,72 +205,264 @@ func (d Digest) Render(maxTokens int, count func(string) int) string {
 	if count(header) > maxTokens {
 		return ""
 	}
-	order, prio := d.sections()
-	f := digestFit{order: order, chosen: make([][]string, len(order)), spent: make([]int, len(order)),
-		max: maxTokens, count: count, used: count(header) + 1}
-	// Round one gives each category at most its share of the budget, so a
-	// flood of one kind (say, forty instructions) cannot crowd out the
-	// rest; round two hands what is left out in priority order.
-	for _, sec := range prio[:5] {
-		f.fill(sec, shares[sec])
-	}
-	if p := strings.TrimSpace(d.Previous); p != "" {
-		room := min(maxTokens-f.used, int(0.3*float64(maxTokens))) - count("Previous summary: ") - 1
-		f.prev = d.fitPrevious(p, room, count)
-		if f.prev != "" {
-			f.used += count("Previous summary: "+f.prev) + 1
+	f := newDigestFit(d, maxTokens, count)
+	f.used = count(header) + 1
+	if !f.fillPaths() {
+		// The paths alone exceed the budget: they take all of it.
+		for i := 0; i < 3 && f.calibrate(header); i++ {
+			f.addPaths(f.max - f.noteCost())
 		}
+		return f.fit(header)
 	}
-	for _, sec := range prio[5:] {
-		f.fill(sec, shares[sec])
+	room := maxTokens - f.used
+	for _, r := range roundOne {
+		f.fill(r.sec, int(r.share*float64(room)))
 	}
-	for _, sec := range prio {
+	for _, sec := range roundTwo {
 		f.fill(sec, 0)
+	}
+	f.placePrevious(d.Previous)
+	f.upgrade()
+	for i := 0; i < 3 && !f.done() && f.calibrate(header); i++ {
+		f.dropPrevious()
+		for _, sec := range roundTwo {
+			f.fill(sec, 0)
+		}
+		f.placePrevious(d.Previous)
+		f.upgrade()
 	}
 	return f.fit(header)
 }
 
-// digestFit is the state of Render: the items chosen per section and the
-// tokens they use.
+// calibrate sets the tokens used to those of the text rendered so far (the
+// sum of the parts' counts overestimates them) and reports whether that
+// leaves room worth handing out.
+func (f *digestFit) calibrate(header string) bool {
+	slack := f.max - f.count(f.text(header))
+	if slack < 4 {
+		return false
+	}
+	f.used = f.max - slack
+	return true
+}
+
+// placePrevious (re)places the previous summary p, shortened to the room
+// left, at most 30% of the budget.
+func (f *digestFit) placePrevious(p string) {
+	p = strings.TrimSpace(p)
+	if p == "" {
+		return
+	}
+	f.dropPrevious()
+	room := min(f.max-f.used, int(0.3*float64(f.max))) - f.count("Previous summary: ") - 1
+	f.prev = fitPrevious(p, room, f.count)
+	if f.prev != "" {
+		f.used += f.count("Previous summary: "+f.prev) + 1
+	}
+}
+
+// dropPrevious takes the previous summary out.
+func (f *digestFit) dropPrevious() {
+	if f.prev != "" {
+		f.used -= f.count("Previous summary: "+f.prev) + 1
+		f.prev = ""
+	}
+}
+
+// done reports whether every item is chosen in full form.
+func (f *digestFit) done() bool {
+	if chosen, all := f.pathCount(); chosen < all {
+		return false
+	}
+	for sec := 0; sec < numSections; sec++ {
+		if sec == secPaths {
+			continue
+		}
+		if f.n[sec] < len(f.items[sec]) {
+			return false
+		}
+		for _, full := range f.full[sec] {
+			if !full {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// fitPick is one item chosen (or put in full form): its section and
+// index; for secPaths, k is the path group.
+type fitPick struct{ sec, k int }
+
+// digestFit is the state of Render: the items chosen per section (a
+// prefix of each list) and the tokens they use.
 type digestFit struct {
-	order  []digestSection
-	chosen [][]string // per section, the items chosen
-	spent  []int      // per section, the tokens its items use
-	picks  []int      // the sections of the items chosen, in the order chosen
-	prev   string     // the previous summary, shortened
+	items [numSections][]string   // the full forms (secPaths: unused)
+	paths [numPathGroups][]string // the paths, by group
+	n     [numSections]int        // items chosen per section
+	full  [numSections][]bool     // per item chosen: shown in full form
+	pathN [numPathGroups]int      // paths chosen per group
+	spent [numSections]int        // tokens per section
+	picks []fitPick               // the items chosen, in the order chosen
+	ups   []fitPick               // the items put in full form, in order
+	prev  string                  // the previous summary, shortened
+	// noNote leaves out the "+N more paths" note.
+	noNote bool
 	max    int
 	count  func(string) int
 	used   int // the tokens used, as the sum of the parts' counts
 }
 
-// tryAdd adds item to section sec when it fits the budget.
-func (f *digestFit) tryAdd(sec int, item string) bool {
-	cost := f.count(item) + 1
-	if len(f.chosen[sec]) == 0 {
-		cost += f.count(f.order[sec].label+": ") + 1
+// newDigestFit returns the state of a render of d: the entities that are
+// not paths of d, the other lists as they are.
+func newDigestFit(d Digest, max int, count func(string) int) *digestFit {
+	f := &digestFit{paths: d.paths(), max: max, count: count}
+	f.items[secInstructions] = d.Instructions
+	f.items[secErrors] = d.Errors
+	f.items[secQuestions] = d.Questions
+	f.items[secCommands] = d.Commands
+	isPath := map[string]bool{}
+	for _, l := range f.paths {
+		for _, p := range l {
+			isPath[pathKey(p)] = true
+		}
+	}
+	for _, e := range d.Entities {
+		if !isPath[pathKey(e)] {
+			f.items[secEntities] = append(f.items[secEntities], e)
+		}
+	}
+	return f
+}
+
+// form returns item k of section sec as shown.
+func (f *digestFit) form(sec, k int) string {
+	if f.full[sec][k] {
+		return f.items[sec][k]
+	}
+	return shortForm(sec, f.items[sec][k])
+}
+
+// tryAdd adds the next item of section sec, in short form, when it fits
+// the budget.
+func (f *digestFit) tryAdd(sec int) bool {
+	k := f.n[sec]
+	cost := f.count(shortForm(sec, f.items[sec][k])) + 1
+	if k == 0 {
+		cost += f.count(sectionLabel[sec]+": ") + 1
 	}
 	if f.used+cost > f.max {
 		return false
 	}
 	f.used += cost
-	f.chosen[sec] = append(f.chosen[sec], item)
-	f.picks = append(f.picks, sec)
+	f.n[sec]++
+	f.full[sec] = append(f.full[sec][:k], false)
+	f.picks = append(f.picks, fitPick{sec, k})
 	return true
 }
 
-// fill adds the next items of section sec while they fit, up to share of
-// the budget for the section (0: no limit but the budget).
-func (f *digestFit) fill(sec int, share float64) {
-	limit := f.max
-	if share > 0 {
-		limit = int(share * float64(f.max))
+// fill adds the next items of section sec while they fit, up to limit
+// tokens for the section (0: no limit but the budget).
+func (f *digestFit) fill(sec, limit int) {
+	if limit <= 0 {
+		limit = f.max
 	}
-	for _, it := range f.order[sec].items[len(f.chosen[sec]):] {
+	for f.n[sec] < len(f.items[sec]) {
 		before := f.used
-		if f.spent[sec] >= limit || !f.tryAdd(sec, it) {
+		if f.spent[sec] >= limit || !f.tryAdd(sec) {
 			return
 		}
 		f.spent[sec] += f.used - before
+	}
+}
+
+// pathCount returns the paths chosen and the paths there are.
+func (f *digestFit) pathCount() (chosen, all int) {
+	for g, l := range f.paths {
+		chosen += f.pathN[g]
+		all += len(l)
+	}
+	return chosen, all
+}
+
+// fillPaths adds every path when they fit and reports whether they did;
+// else it adds, with room kept for the note "+N more paths", the paths by
+// rank, the most recent of every group first, up to the first that does
+// not fit.
+func (f *digestFit) fillPaths() bool {
+	used := f.used
+	if f.addPaths(f.max) {
+		return true
+	}
+	f.picks = f.picks[:0]
+	f.pathN = [numPathGroups]int{}
+	f.used = used
+	f.addPaths(f.max - f.noteCost())
+	return false
+}
+
+// noteCost is the cost of the note "+N more paths" at its longest.
+func (f *digestFit) noteCost() int {
+	_, all := f.pathCount()
+	return f.count(" | +"+itoa(all)+" more paths") + 1
+}
+
+// addPaths adds paths by rank within limit tokens, from those chosen on,
+// the paths of the calls first, then those the previous narrative
+// mentions (the oldest), and reports whether all were added.
+func (f *digestFit) addPaths(limit int) bool {
+	for _, groups := range [][2]pathGroup{{0, groupMentioned}, {groupMentioned, numPathGroups}} {
+		for rank := 0; ; rank++ {
+			more := false
+			for g := groups[0]; g < groups[1]; g++ {
+				l := f.paths[g]
+				if rank >= len(l) {
+					continue
+				}
+				more = true
+				if rank < f.pathN[g] {
+					continue
+				}
+				cost := f.count(l[rank]) + 1
+				if f.pathN[g] == 0 {
+					cost += f.count(pathGroupVerb[g]+": ") + 2 // and "Files " or " | "
+				}
+				if f.used+cost > limit {
+					return false
+				}
+				f.used += cost
+				f.pathN[g]++
+				f.picks = append(f.picks, fitPick{secPaths, int(g)})
+			}
+			if !more {
+				break
+			}
+		}
+	}
+	return true
+}
+
+// upgrade puts the items chosen in full form, in the order of fullOrder,
+// while they fit.
+func (f *digestFit) upgrade() {
+	for _, sec := range fullOrder {
+		for k := 0; k < f.n[sec]; k++ {
+			if f.full[sec][k] {
+				continue
+			}
+			short, full := shortForm(sec, f.items[sec][k]), f.items[sec][k]
+			if short == full {
+				f.full[sec][k] = true
+				continue
+			}
+			delta := f.count(full) - f.count(short)
+			if f.used+delta > f.max {
+				continue
+			}
+			f.used += delta
+			f.full[sec][k] = true
+			f.ups = append(f.ups, fitPick{sec, k})
+		}
 	}
 }
 
@@ -178,49 +474,110 @@ func (f *digestFit) text(header string) string {
 		b.WriteString("\nPrevious summary: ")
 		b.WriteString(f.prev)
 	}
-	for i, s := range f.order {
-		if len(f.chosen[i]) == 0 {
+	for sec := 0; sec < numSections; sec++ {
+		if sec == secPaths {
+			f.writePaths(&b)
+			continue
+		}
+		if f.n[sec] == 0 {
 			continue
 		}
 		b.WriteString("\n")
-		b.WriteString(s.label)
+		b.WriteString(sectionLabel[sec])
 		b.WriteString(": ")
-		b.WriteString(strings.Join(f.chosen[i], s.sep))
+		for k := 0; k < f.n[sec]; k++ {
+			if k > 0 {
+				b.WriteString(sectionSep[sec])
+			}
+			b.WriteString(f.form(sec, k))
+		}
 	}
 	return b.String()
 }
 
+// writePaths writes the line of the chosen paths: "Files modified: a.go |
+// read: b.go, c.go | +3 more paths".
+func (f *digestFit) writePaths(b *strings.Builder) {
+	chosen, all := f.pathCount()
+	note := ""
+	if chosen < all && !f.noNote {
+		note = "+" + itoa(all-chosen) + " more paths"
+	}
+	first := true
+	for g, l := range f.paths {
+		shown := l[:f.pathN[g]]
+		if pathGroup(g) == groupMentioned && f.prev != "" {
+			// Those the previous summary shows need no repeating.
+			shown = make([]string, 0, len(shown))
+			for _, p := range l[:f.pathN[g]] {
+				if !strings.Contains(f.prev, p) {
+					shown = append(shown, p)
+				}
+			}
+		}
+		if len(shown) == 0 {
+			continue
+		}
+		if first {
+			b.WriteString("\nFiles ")
+		} else {
+			b.WriteString(" | ")
+		}
+		first = false
+		b.WriteString(pathGroupVerb[g])
+		b.WriteString(": ")
+		b.WriteString(strings.Join(shown, ", "))
+	}
+	if first && note != "" {
+		b.WriteString("\nFiles: " + note)
+		return
+	}
+	if note != "" {
+		b.WriteString(" | " + note)
+	}
+}
+
 // fit returns the text, checked whole against the budget: the sum of the
-// parts' counts is an estimate, so the last (least important) picks are
-// dropped, then the previous summary halved, until it fits; "" when
-// nothing does.
+// parts' counts is an estimate, so the full forms go back to short ones
+// (the last first), then the previous summary is halved, then the last
+// (least important) picks are dropped, until it fits; "" when nothing
+// does.
 func (f *digestFit) fit(header string) string {
 	out := f.text(header)
 	for f.count(out) > f.max {
-		if len(f.picks) > 0 {
-			last := f.picks[len(f.picks)-1]
-			f.picks = f.picks[:len(f.picks)-1]
-			f.chosen[last] = f.chosen[last][:len(f.chosen[last])-1]
-		} else if f.prev != "" {
+		switch {
+		case len(f.ups) > 0:
+			u := f.ups[len(f.ups)-1]
+			f.ups = f.ups[:len(f.ups)-1]
+			f.full[u.sec][u.k] = false
+		case f.prev != "":
 			shorter := shortenWords(f.prev, len(f.prev)/2)
 			if len(shorter) >= len(f.prev) || len(shorter) < 16 {
 				shorter = ""
 			}
 			f.prev = shorter
-		} else {
-			break
+		case len(f.picks) > 0:
+			last := f.picks[len(f.picks)-1]
+			f.picks = f.picks[:len(f.picks)-1]
+			if last.sec == secPaths {
+				f.pathN[last.k]--
+			} else {
+				f.n[last.sec]--
+				f.full[last.sec] = f.full[last.sec][:f.n[last.sec]]
+			}
+		case !f.noNote:
+			f.noNote = true
+		default:
+			return ""
 		}
 		out = f.text(header)
-	}
-	if f.count(out) > f.max {
-		return ""
 	}
 	return out
 }
 
 // fitPrevious shortens the previous summary to about room tokens, at a
 // word boundary with "…"; "" when there is no room worth using.
-func (d Digest) fitPrevious(p string, room int, count func(string) int) string {
+func fitPrevious(p string, room int, count func(string) int) string {
 	if room < 8 {
 		return ""
 	}

@@ -1,10 +1,12 @@
 package extractors
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestRender(t *testing.T) {
@@ -24,17 +26,25 @@ func TestRender(t *testing.T) {
 		"Instructions: Remember to keep the API stable.\n"+
 		"Errors: ValueError at foo.py:12: bad\n"+
 		"Open questions: Why does it fail?\n"+
-		"Files modified: a.go, b.go\n"+
+		"Files modified: a.go, b.go | read: c.go, d.go, e.go\n"+
 		"Commands: pytest tests/test_x.py (exit 1); ls (ok)\n"+
-		"Files read: c.go, d.go, e.go\n"+
-		"Entities: ValueError, a.go", full)
-	// Under a tight budget the low-priority categories go first.
+		"Entities: ValueError", full, "the entities shown as paths are not repeated")
+	// Under a tight budget the paths and identifiers go last: here the
+	// instructions, errors, commands and questions go first.
 	tight := d.Render(55, nil)
 	assert.LessOrEqual(t, estimateTokens(tight), 55)
-	assert.Contains(t, tight, "Instructions: Remember")
-	assert.Contains(t, tight, "ValueError at foo.py:12")
-	assert.NotContains(t, tight, "Entities")
-	assert.NotContains(t, tight, "Files read")
+	assert.Contains(t, tight, "Files modified: a.go, b.go | read: c.go, d.go, e.go")
+	assert.Contains(t, tight, "Entities: ValueError")
+	assert.NotContains(t, tight, "Instructions")
+	assert.NotContains(t, tight, "Previous summary")
+	// A little more room: the instructions and errors come back before the
+	// previous summary.
+	mid := d.Render(80, nil)
+	assert.LessOrEqual(t, estimateTokens(mid), 80)
+	assert.Contains(t, mid, "Files modified: a.go, b.go | read: c.go, d.go, e.go")
+	assert.Contains(t, mid, "Instructions: Remember")
+	assert.Contains(t, mid, "ValueError at foo.py:12")
+	assert.NotContains(t, mid, "Previous summary")
 	assert.Empty(t, d.Render(3, nil), "not even the header fits")
 	assert.Empty(t, d.Render(0, nil))
 	// Never over budget, whatever the counter.
@@ -56,7 +66,39 @@ func TestRenderLongPrevious(t *testing.T) {
 func TestKeyPoints(t *testing.T) {
 	d := Digest{FilesModified: []string{"a.go", "b.go"}, Errors: []string{"ValueError at foo.py:12"}, Entities: []string{"x"}}
 	assert.Equal(t, []string{"Errors: ValueError at foo.py:12", "Files modified: a.go, b.go"}, d.KeyPoints())
-	many := Digest{FilesRead: strings.Split("a b c d e f g h i j k l m n", " ")}
-	assert.Equal(t, []string{"Files read: a, b, c, d, e, f, g, h, i, j, k, l, +2 more"}, many.KeyPoints())
+	many := Digest{Commands: strings.Split("a b c d e f g h i j k l m n", " "), FilesRead: strings.Split("a b c d e f g h i j k l m n", " ")}
+	assert.Equal(t, []string{"Commands: a; b; c; d; e; f; g; h; i; j; k; l; +2 more", "Files read: a, b, c, d, e, f, g, h, i, j, k, l, m, n"}, many.KeyPoints(),
+		"a line of paths holds every path")
+	long := Digest{FilesSearched: strings.Split(strings.Repeat("pkg/some/long/path/file.go ", 100), " ")[:100]}
+	kp := long.KeyPoints()
+	require.Len(t, kp, 1)
+	assert.LessOrEqual(t, len(kp[0]), maxKeyPointBytes+64)
+	assert.True(t, strings.HasPrefix(kp[0], "Files searched: pkg/some/long/path/file.go, "))
+	assert.True(t, strings.HasSuffix(kp[0], " more"), "within its bytes: %s", kp[0])
 	assert.Empty(t, Digest{}.KeyPoints())
+}
+
+// TestParseKeyPoints checks that the lists a rule-based summary carries
+// in its key points read back whole.
+func TestParseKeyPoints(t *testing.T) {
+	d := Digest{
+		Instructions:   []string{"Keep it; short."},
+		Errors:         []string{"ValueError at a.py:1: bad", "KeyError at b.py:2"},
+		Commands:       []string{"pytest -x (exit 1)", "ls (ok)"},
+		FilesModified:  []string{"a.py"},
+		FilesRead:      []string{"b.py", "/repo/b.py"},
+		FilesSearched:  []string{"src/"},
+		FilesListed:    []string{"pkg"},
+		FilesTested:    []string{"tests/t.py::test_x"},
+		FilesRun:       []string{"run.sh"},
+		FilesMentioned: []string{"docs/x.md"},
+	}
+	for i := 0; i < 30; i++ {
+		d.FilesRead = append(d.FilesRead, fmt.Sprintf("pkg/f%02d.go", i))
+	}
+	got := ParseKeyPoints(d.KeyPoints())
+	want := d
+	want.Instructions = nil
+	assert.Equal(t, want, got)
+	assert.Equal(t, Digest{}, ParseKeyPoints([]string{"no label", "Entities: x", "Files read: +3 more"}))
 }

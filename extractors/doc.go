@@ -109,24 +109,33 @@
 //
 // [Registry.Digest] is the rule-based summary of the messages compaction
 // drops (the engine's stage 2, and the LLM summarizer's fallback). It
-// aggregates rather than lists: files read and modified (deduplicated, most
-// recent first), commands with their status ("pytest tests/x.py (exit 1)";
-// plain reads and writes are in the file lists), errors (exceptions with
-// location, failed tests), the user's instructions and decisions (sentences
-// with "remember", "must", "never", "always", "don't", "decided", "we will",
-// "make sure", "instead of", ...), the user's questions, and domain entities
-// (paths, exception names, definitions, tool names). Tool results are
-// matched to their calls by id ([CallsByID], [ResolveCall]), since
-// langchaingo's functions agent leaves result names empty. The previous
-// digest of the chain is folded in: its lists are carried forward behind the
-// new items and its narrative is kept in Digest.Previous.
+// aggregates rather than lists: every path the calls name, grouped by what
+// was done to it (read, modified, searched, listed, tested, run; as written,
+// deduplicated, most recent first: the extractors' Meta* path lists, then
+// every other path of the arguments by internal/callpaths, the definition
+// the evaluation measures), commands with their status ("pytest tests/x.py
+// (exit 1)"; plain reads and writes are in the path lists), errors
+// (exceptions with location, failed tests), the user's instructions and
+// decisions (sentences with "remember", "must", "never", "always", "don't",
+// "decided", "we will", "make sure", "instead of", ...), the user's
+// questions, and domain entities (paths, exception names, definitions, tool
+// names). Tool results are matched to their calls by id ([CallsByID],
+// [ResolveCall]), since langchaingo's functions agent leaves result names
+// empty. The previous digest of the chain is folded in: its lists are
+// carried forward behind the new items, its narrative is kept in
+// Digest.Previous and the paths the narrative names in
+// Digest.FilesMentioned.
 //
-// [Digest.Render] fits a token cap by priority, never by cutting the tail:
-// the header, then instructions, errors, files modified, commands, open
-// questions, the previous narrative (shortened), files read and entities; a
-// first round gives each category a share of the budget so that no single
-// category crowds out the others, a second round hands out what is left in
-// priority order, and a final check against the caller's counter removes the
-// least important items until the text fits. [Digest.KeyPoints] gives one
-// line per category.
+// [Digest.Render] fits a token cap by priority, never by cutting the tail,
+// and paths and identifiers go last: the header, then every path on one
+// line (when they alone overflow, the oldest go and "+N more paths" says
+// how many), the entities, then short forms of the instructions, errors,
+// commands and open questions (a first round gives each a share of the room
+// left so that no single category crowds out the others, a second hands out
+// what is left in priority order), the previous narrative (shortened), and
+// the items' full forms last; a final check against the caller's counter
+// shrinks the full forms, the narrative, then the least important items
+// until the text fits. [Digest.KeyPoints] gives one line per category, the
+// lines of paths holding every path (the rule-based summarizer carries the
+// chain through them).
 package extractors

@@ -86,7 +86,7 @@ func ExampleRegistry_Digest() {
 	// Summary of 5 earlier messages (2 tool calls).
 	// Instructions: Don't change the public API.
 	// Errors: Failed tests: TestParse, ex.com/parser
-	// Files modified: parser/parse.go
+	// Files modified: parser/parse.go | tested: ./parser
 	// Commands: go test ./parser (exit 1)
-	// Entities: parser/parse.go, write_file, TestParse, bash
+	// Entities: write_file, TestParse, bash
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentcompact/compact/extractors"
 	"github.com/agentcompact/compact/extractors/extractortest"
+	"github.com/agentcompact/compact/internal/callpaths"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -64,7 +65,9 @@ func FuzzExtract(f *testing.F) {
 }
 
 // FuzzDigest checks Digest and Render on arbitrary conversations: no
-// panic, Render never over budget, valid UTF-8.
+// panic, Render never over budget, valid UTF-8, and with room enough every
+// path the call names (internal/callpaths) that no secret touches is in the
+// text.
 func FuzzDigest(f *testing.F) {
 	addSeeds(f, func(tool, args, out string) { f.Add("Remember: don't break the API. Why?", tool, args, out, 200) })
 	f.Add("", "", "", "", 0)
@@ -93,6 +96,16 @@ func FuzzDigest(f *testing.F) {
 		for _, kp := range d.KeyPoints() {
 			if strings.Contains(kp, "\n") {
 				t.Fatalf("key point on several lines: %q", kp)
+			}
+		}
+		paths := callpaths.Call(tool, args)
+		if len(paths) > 50 {
+			return
+		}
+		all := d.Render(1<<20, nil)
+		for _, p := range paths {
+			if len(p) < 150 && strings.Contains(extractors.Redact(args), p) && !strings.Contains(all, p) {
+				t.Fatalf("path %q of %s %s not in the digest:\n%s", p, tool, args, all)
 			}
 		}
 	})

@@ -58,3 +58,21 @@ const (
 	// MetaFailedTests lists the failing tests ("\n"-joined).
 	MetaFailedTests = "failed_tests"
 )
+
+// Metadata of the paths a call named, by what was done to them, besides
+// [MetaFilesRead] and [MetaFilesModified] ("\n"-joined, as written in the
+// call). The digest keeps every one of them.
+const (
+	// MetaFilesSearched lists the files and folders a search looked in
+	// (grep PATTERN FILE, rg PATTERN DIR, find DIR -name X, search_dir X DIR).
+	MetaFilesSearched = "files_searched"
+	// MetaFilesListed lists the folders (or files) listed: ls DIR, tree
+	// DIR, du DIR, find DIR without a name test.
+	MetaFilesListed = "files_listed"
+	// MetaFilesTested lists the test files and test ids given to a test
+	// runner, as written: "tests/test_x.py::test_y".
+	MetaFilesTested = "files_tested"
+	// MetaFilesRun lists the scripts run and the files given to other
+	// commands: "python reproduce.py", "./build.sh", "make -C sub".
+	MetaFilesRun = "files_run"
+)

@@ -317,7 +317,23 @@ func searchExtract(call Call, output string) ToolSummary {
 	if env.hasExit && env.exit > 1 || env.timedOut {
 		s.Status = StatusError
 	}
+	addMeta(s.Metadata, searchPathsKey(o), o.paths...)
 	return s
+}
+
+// searchPathsKey is the metadata key of the paths a search looked in:
+// [MetaFilesListed] for a listing (ls, tree, du, list_dir, a find without
+// a name test), else [MetaFilesSearched].
+func searchPathsKey(o searchOpts) string {
+	switch o.tool {
+	case "ls", "dir", "tree", "du", "list_files", "list_dir":
+		return MetaFilesListed
+	case "find", "fd":
+		if o.pattern == "" {
+			return MetaFilesListed
+		}
+	}
+	return MetaFilesSearched
 }
 
 // isListing reports whether tool lists directories (ls, dir, tree): its

@@ -56,7 +56,25 @@ func shellSummary(tool, cmdline string, plan shellPlan, env envelope) ToolSummar
 	}
 	s.KeyFacts = orderFacts(head, s.KeyFacts, wf, op.kind, env.exit)
 	s.Tool = tool
+	opPaths(s.Metadata, plan.ops)
 	return s
+}
+
+// opPaths records in md the paths every pipeline of a command names, by
+// what it does to them: read, searched or listed, tested, run (the files
+// written are recorded with the writes).
+func opPaths(md map[string]string, ops []shellOp) {
+	for _, o := range ops {
+		switch o.kind {
+		case opSearch:
+			addMeta(md, searchPathsKey(o.search), o.search.paths...)
+		case opTest:
+			addMeta(md, MetaFilesTested, o.runs...)
+		default:
+			addMeta(md, MetaFilesRead, o.reads...)
+			addMeta(md, MetaFilesRun, o.runs...)
+		}
+	}
 }
 
 // primary returns the pipeline whose output is described (the

@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/agentcompact/compact/internal/callpaths"
 	"github.com/agentcompact/compact/internal/shellwords"
 )
 
@@ -35,7 +36,8 @@ type shellOp struct {
 	url    string
 	query  string
 	writes []shellWrite
-	text   string // the pipeline, re-quoted
+	runs   []string // path words of a command run (script, test files), as written
+	text   string   // the pipeline, re-quoted
 }
 
 // shellPlan is what a whole command line does.
@@ -249,7 +251,32 @@ func classifyCommand(op *shellOp, c shellwords.Command, down downstream) {
 		if isTestCommand(c.Args) {
 			op.kind = opTest
 		}
+		op.runs = runWords(c.Args)
 	}
+}
+
+// runWords returns the path words ([callpaths.Word]) of a command that
+// runs something, as written ("tests/test_x.py::test_y" stays whole): the
+// command word when it holds a '/' ("./build.sh"), then the operands, not
+// options nor the code of python -c.
+func runWords(args []string) []string {
+	var out []string
+	for k := 0; k < len(args); k++ {
+		a := args[k]
+		switch {
+		case k == 0 && !strings.Contains(a, "/"):
+			continue
+		case k > 0 && a == "-c" && strings.HasPrefix(path.Base(args[0]), "python"):
+			k++ // the code
+			continue
+		case k > 0 && strings.HasPrefix(a, "-"):
+			continue
+		}
+		if _, ok := callpaths.Word(a); ok {
+			out = append(out, strings.Trim(a, ",;"))
+		}
+	}
+	return out
 }
 
 // classifyRead classifies a command that prints files (cat, nl, head,

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentcompact/compact/internal/callpaths"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -81,12 +82,6 @@ var (
 	hspaceRe    = regexp.MustCompile(`[ \t\r\f\v]+`)
 )
 
-// shellTools are the tools whose "command" argument is a shell command.
-var shellTools = map[string]bool{"bash": true, "sh": true, "shell": true, "execute_bash": true, "run_command": true, "terminal": true}
-
-// pathArgs are the argument names that hold a path for other tools.
-var pathArgs = []string{"path", "file_path", "file", "filename", "file_name", "open_file", "dir"}
-
 // instrPrefix is how many bytes of an instruction must be visible.
 const instrPrefix = 60
 
@@ -115,7 +110,7 @@ func extractFacts(msgs []llms.MessageContent) []fact {
 					continue
 				}
 				calls[p.ID] = *p.FunctionCall
-				for _, path := range callPaths(p.FunctionCall.Name, p.FunctionCall.Arguments) {
+				for _, path := range callpaths.Call(p.FunctionCall.Name, p.FunctionCall.Arguments) {
 					add(fact{kind: factPaths, key: path})
 				}
 			case llms.ToolCallResponse:
@@ -136,33 +131,6 @@ func extractFacts(msgs []llms.MessageContent) []fact {
 				}
 			}
 		}
-	}
-	return out
-}
-
-// callPaths returns the paths a tool call names (see factDefinitions).
-func callPaths(name, args string) []string {
-	var m map[string]any
-	if json.Unmarshal([]byte(args), &m) != nil {
-		return nil
-	}
-	var out []string
-	if shellTools[strings.ToLower(name)] {
-		if cmd, ok := m["command"].(string); ok {
-			out = append(out, commandPaths(cmd)...)
-		}
-		return out
-	}
-	for _, k := range pathArgs {
-		v, ok := m[k].(string)
-		if !ok {
-			continue
-		}
-		v = cleanPath(strings.TrimSpace(v))
-		if v == "" || v == "." || v == "/" || strings.HasPrefix(v, "-") || !pathWordRe.MatchString(v) {
-			continue
-		}
-		out = append(out, v)
 	}
 	return out
 }

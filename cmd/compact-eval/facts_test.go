@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -128,9 +127,4 @@ func TestPrefixBytes(t *testing.T) {
 	assert.Equal(t, "ab", prefixBytes("abc", 2))
 	assert.Equal(t, "a", prefixBytes("aé", 2), "never splits a rune")
 	assert.Equal(t, "abc", prefixBytes("abc", 10))
-}
-
-func Example_commandPaths() {
-	fmt.Println(commandPaths("cat <<'EOF' > repro.py\nimport a/b\nEOF\npython3 repro.py && grep -n 'x/y' src/lib/util.py | head"))
-	// Output: [repro.py repro.py src/lib/util.py]
 }

@@ -8,6 +8,6 @@
 // linear in its input.
 //
 // It is the one shell lexer of the module: the extractors read commands
-// with it and cmd/compact-eval finds the paths a command names with it. It
+// with it and internal/callpaths finds the paths a command names with it. It
 // imports nothing of the module.
 package shellwords

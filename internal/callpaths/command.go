@@ -1,4 +1,4 @@
-package main
+package callpaths
 
 import (
 	"path"
@@ -14,12 +14,13 @@ var sourceExtRe = regexp.MustCompile(`^[A-Za-z0-9_.\-]+\.(?:py|pyi|pyx|go|js|jsx
 // pathWordRe is what a path word may consist of.
 var pathWordRe = regexp.MustCompile(`^[A-Za-z0-9_.\-/+@~]+$`)
 
-// commandPaths returns the file paths named by a shell command: the words
+// Command returns the file paths named by a shell command: the words
 // outside heredoc bodies and comments that contain a '/' or end in a common
 // file extension, excluding options, URLs, globs, variables, sed/grep/awk
-// scripts and patterns, and the code of python -c. Redirection targets
-// count. Paths are normalized by cleanPath.
-func commandPaths(cmd string) []string {
+// scripts and patterns, echo/printf arguments, cd targets and the code of
+// python -c. Redirection targets count. Paths are normalized by [Clean]
+// (after a ":line" suffix is cut, see [Word]), in order, repeats kept.
+func Command(cmd string) []string {
 	var out []string
 	var p progWords
 	for _, t := range shellwords.Lex(cmd) {
@@ -30,7 +31,7 @@ func commandPaths(cmd string) []string {
 			if strings.HasPrefix(t.Text, "&") {
 				continue // a duplicated fd (2>&1), not a file
 			}
-			if pw, ok := pathWord(t.Text); ok {
+			if pw, ok := Word(t.Text); ok {
 				out = append(out, pw)
 			}
 		case shellwords.Word:
@@ -64,7 +65,7 @@ func (p *progWords) word(t string) (string, bool) {
 			return "", false
 		}
 		if strings.Contains(t, "/") {
-			return pathWord(t) // ./script.sh, /usr/bin/python3
+			return Word(t) // ./script.sh, /usr/bin/python3
 		}
 		return "", false
 	}
@@ -88,7 +89,7 @@ func (p *progWords) word(t string) (string, bool) {
 	case "echo", "printf":
 		return "", false
 	}
-	return pathWord(t)
+	return Word(t)
 }
 
 // option reads an option word: the ones whose value is code or a pattern
@@ -106,8 +107,11 @@ func (p *progWords) option(t string) {
 	}
 }
 
-// pathWord reports whether word is a file path and returns it cleaned.
-func pathWord(word string) (string, bool) {
+// Word reports whether a word of a command is a file path and returns the
+// path: the word without surrounding ",;:", cut before a ":" ("file.py:12",
+// "tests/t.py::test_x"), cleaned by [Clean]. The path is a substring of the
+// word, so a text that holds the word as written holds the path.
+func Word(word string) (string, bool) {
 	w := strings.Trim(word, ",;:")
 	if i := strings.IndexByte(w, ':'); i > 0 {
 		w = w[:i] // file.py:12
@@ -127,11 +131,11 @@ func pathWord(word string) (string, bool) {
 	if !strings.Contains(w, "/") && !sourceExtRe.MatchString(w) {
 		return "", false
 	}
-	return cleanPath(w), true
+	return Clean(w), true
 }
 
-// cleanPath strips a leading "./" and trailing slashes.
-func cleanPath(p string) string {
+// Clean strips leading "./" and trailing slashes (but keeps "/").
+func Clean(p string) string {
 	for strings.HasPrefix(p, "./") {
 		p = p[2:]
 	}

@@ -1,4 +1,4 @@
-package main
+package callpaths
 
 import (
 	"testing"
@@ -38,7 +38,7 @@ func TestCommandPaths(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, commandPaths(tt.cmd))
+			assert.Equal(t, tt.want, Command(tt.cmd))
 		})
 	}
 }
@@ -62,7 +62,7 @@ func TestPathWord(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.word, func(t *testing.T) {
-			got, ok := pathWord(tt.word)
+			got, ok := Word(tt.word)
 			assert.Equal(t, tt.ok, ok)
 			assert.Equal(t, tt.want, got)
 		})

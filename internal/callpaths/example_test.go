@@ -1,0 +1,20 @@
+package callpaths_test
+
+import (
+	"fmt"
+
+	"github.com/agentcompact/compact/internal/callpaths"
+)
+
+func ExampleCommand() {
+	fmt.Println(callpaths.Command("cat <<'EOF' > repro.py\nimport a/b\nEOF\npython3 repro.py && grep -n 'x/y' src/lib/util.py | head"))
+	// Output: [repro.py repro.py src/lib/util.py]
+}
+
+func ExampleCall() {
+	fmt.Println(callpaths.Call("open", `{"path": "./lib/x.py"}`))
+	fmt.Println(callpaths.Call("bash", `{"command": "python -m pytest tests/test_a.py::test_b -q"}`))
+	// Output:
+	// [lib/x.py]
+	// [tests/test_a.py]
+}
