@@ -157,7 +157,7 @@ func (m *Memory) runEngine(ctx context.Context, force string, pend *pendingInput
 				return nil, nil, err
 			}
 		}
-		call := m.engineCallLocked(pend)
+		call := m.engineCallLocked(pend, true)
 		opts := []compact.CallOption{compact.WithMessageIDs(call.ids), compact.WithOmitted(call.omitted)}
 		sess, gen, n := m.sess, m.gen, len(m.entries)
 		m.mu.Unlock()
@@ -174,15 +174,15 @@ func (m *Memory) runEngine(ctx context.Context, force string, pend *pendingInput
 			}
 			return nil, nil, fmt.Errorf("memory: compact session %q: %w", m.o.sessionID, err)
 		}
-		res = call.strip(raw, m.c.Counter())
 		inputErr := call.pendingError(raw)
+		res = call.strip(raw, m.c.Counter())
 		m.mu.Lock()
 		if m.gen != gen {
 			m.mu.Unlock()
 			continue // the state was replaced meanwhile: run again on the new one
 		}
 		m.seen = n
-		states := m.windowStatesLocked(call, res.States)
+		states := m.windowStatesLocked(&call, res.States)
 		if res.Compacted {
 			m.recordCompactionLocked(res, n, states)
 			m.dirty = true
