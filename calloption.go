@@ -25,11 +25,12 @@ func WithMessageIDs(ids []string) CallOption {
 }
 
 // WithOmitted tells the engine that the caller left n earlier messages of
-// the conversation out of the input, each of them already summarized by
-// the session (it was dropped by an earlier call of this session). They
-// count towards the conversation's length (cooldown, minMessages, stats),
-// and the session forgets their ids, so its state stays proportional to
-// the input. Use it with [WithMessageIDs], whose ids stay the same when the
+// the conversation out of the input: messages the session already
+// summarized (dropped by an earlier call), or messages the caller keeps out
+// of the context on purpose (a window of the last turns). They count
+// towards the conversation's length (cooldown, minMessages, stats), and the
+// session forgets their ids (summarized, masked, cut), so its state stays
+// proportional to the input. Use it with [WithMessageIDs], whose ids stay the same when the
 // caller's window moves. n must be >= 0. Default 0: the input is the whole
 // conversation.
 func WithOmitted(n int) CallOption {

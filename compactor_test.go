@@ -384,3 +384,22 @@ func TestSessionUnmarshalValidates(t *testing.T) {
 	assert.Contains(t, string(b), `"lastCompactionLen":0`)
 	assert.Contains(t, string(b), `"lastCompactionTokens":0`)
 }
+
+// TestCutSparesLatestUser: when the task and the latest user message do
+// not fit together, stage 3 cuts the task and keeps the latest user
+// message verbatim (I4): it is cut only when it alone exceeds the budget.
+func TestCutSparesLatestUser(t *testing.T) {
+	c, err := New(WithContextWindow(3_300), WithReservedOutput(300), WithMinMessages(0))
+	require.NoError(t, err)
+	task := llms.TextParts(llms.ChatMessageTypeHuman, "Task: "+strings.Repeat("analyse the module carefully ", 300))
+	latest := llms.TextParts(llms.ChatMessageTypeHuman, "Now: "+strings.Repeat("check the failing test output ", 440))
+	msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeSystem, "You are terse."), task,
+		llms.TextParts(llms.ChatMessageTypeAI, "ok"), latest}
+	require.Greater(t, c.CountTokens(msgs[1:2]), 1_000)
+	require.Greater(t, c.CountTokens(msgs[3:]), 2_000)
+	res, err := c.Compact(context.Background(), NewSession("cut"), msgs)
+	require.NoError(t, err)
+	assert.Equal(t, StateKept, res.States[3], "the latest user message is kept verbatim")
+	assert.Equal(t, StateCut, res.States[1], "the task is cut instead")
+	require.NoError(t, checkOutput(c, msgs, res))
+}

@@ -73,15 +73,21 @@ func (w *work) cut(ns *sessionState, limit int) (int, bool) {
 }
 
 // largestUncut returns the index of the message with the most tokens that
-// has a text to cut and is not done, or -1.
+// has a text to cut and is not done, or -1. The latest user message is cut
+// only when no other message is left to cut (I4).
 func (w *work) largestUncut(done map[int]bool) int {
 	best, bestTok := -1, -1
 	for i := w.lead; i < len(w.view); i++ {
-		if w.dropped[i] || done[i] || w.tokens[i] <= bestTok {
+		if i == w.last || w.dropped[i] || done[i] || w.tokens[i] <= bestTok {
 			continue
 		}
 		if _, _, ok := largestText(w.view[i]); ok {
 			best, bestTok = i, w.tokens[i]
+		}
+	}
+	if best < 0 && w.last >= 0 && !w.dropped[w.last] && !done[w.last] {
+		if _, _, ok := largestText(w.view[w.last]); ok {
+			best = w.last
 		}
 	}
 	return best

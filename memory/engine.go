@@ -158,7 +158,7 @@ func (m *Memory) runEngine(ctx context.Context, force string, pend *pendingInput
 				return nil, nil, err
 			}
 		}
-		call := m.engineCallLocked(pend)
+		call := m.engineCallLocked(pend, true)
 		opts := []compact.CallOption{compact.WithMessageIDs(call.ids), compact.WithOmitted(call.omitted)}
 		sess, gen, n := m.sess, m.gen, len(m.entries)
 		m.mu.Unlock()
@@ -175,8 +175,8 @@ func (m *Memory) runEngine(ctx context.Context, force string, pend *pendingInput
 			}
 			return nil, nil, fmt.Errorf("memory: compact session %q: %w", m.o.sessionID, err)
 		}
-		res = call.strip(raw, m.c.Counter())
 		inputErr := call.pendingError(raw)
+		res = call.strip(raw, m.c.Counter())
 		m.mu.Lock()
 		if m.gen != gen {
 			m.mu.Unlock()
@@ -184,7 +184,7 @@ func (m *Memory) runEngine(ctx context.Context, force string, pend *pendingInput
 		}
 		m.seen = n
 		pos := m.windowPositionsLocked(n, call.from) // before the window moves
-		states := m.windowStatesLocked(call, res.States)
+		states := m.windowStatesLocked(&call, res.States)
 		if res.Compacted {
 			m.recordCompactionLocked(res, n, states)
 			m.dirty = true

@@ -36,12 +36,18 @@ const reserveID = "prompt-reserve"
 
 // setupReserve builds the prompt reserve message: a system message the
 // engine keeps first and counts in every call (it is taken out of the
-// results), whose text has the reserved tokens. Requires a compactor.
+// results), whose text has the reserved tokens. It also counts what a
+// summary message adds to its text (the per-message overhead and
+// compact.SummaryPreamble), for pinnedFitLocked.
 func (m *Memory) setupReserve() {
-	if m.c == nil || m.o.promptReserve == 0 {
+	if m.c == nil {
 		return
 	}
 	counter := m.c.Counter()
+	m.summaryTok = counter.CountMessage(llms.TextParts(llms.ChatMessageTypeHuman, compact.SummaryPreamble))
+	if m.o.promptReserve == 0 {
+		return
+	}
 	text := DefaultPromptTemplate
 	if m.o.promptReserve > 0 {
 		text = fillerText(counter, min(m.o.promptReserve, m.c.Budget()))
@@ -132,10 +138,12 @@ type engineCall struct {
 
 // engineCallLocked builds the engine call over the whole history as read.
 // Without a reserve, a pending input or a turn window it is the window
-// itself, not copied. Requires m.mu.
-func (m *Memory) engineCallLocked(pend *pendingInput) *engineCall {
+// itself, not copied; else, with scratch (the caller holds m.engineMu and
+// the call is over before the next one), it reuses the Memory's scratch
+// slices. Requires m.mu.
+func (m *Memory) engineCallLocked(pend *pendingInput, scratch bool) engineCall {
 	n := len(m.entries)
-	c := &engineCall{n: n, from: m.turnStartLocked(n), pend: pend}
+	c := engineCall{n: n, from: m.turnStartLocked(n), pend: pend}
 	// m.win is lead | kept | start..n-1; the call skips the kept positions
 	// and the positions from start on that lie below from.
 	kb, sb := m.lead, m.lead+len(m.kept)
@@ -148,14 +156,20 @@ func (m *Memory) engineCallLocked(pend *pendingInput) *engineCall {
 		c.msgs, c.ids = m.win[:len(m.win):len(m.win)], m.winIDs[:len(m.win):len(m.win)]
 		return c
 	}
-	size := c.hist + 2
-	c.msgs = make([]llms.MessageContent, 0, size)
-	c.ids = make([]string, 0, size)
+	if size := c.hist + 2; scratch && cap(m.scratch) >= size {
+		c.msgs, c.ids = m.scratch[:0], m.scratchIDs[:0]
+	} else {
+		c.msgs = make([]llms.MessageContent, 0, size+size/4)
+		c.ids = make([]string, 0, size+size/4)
+		if scratch {
+			m.scratch, m.scratchIDs = c.msgs, c.ids
+		}
+	}
 	if m.hasReserve {
 		c.msgs, c.ids = append(c.msgs, m.reserve), append(c.ids, reserveID)
 		c.pre, c.preTok = 1, m.reserveTok
 	}
-	c.last = pend != nil && m.pinnedFitLocked(c, pend)
+	c.last = pend != nil && m.pinnedFitLocked(&c, pend)
 	if pend != nil && !c.last {
 		sys := llms.MessageContent{Role: llms.ChatMessageTypeSystem, Parts: pend.mc.Parts}
 		c.msgs, c.ids = append(c.msgs, sys), append(c.ids, "pending-input."+pend.base)
@@ -192,7 +206,7 @@ func (m *Memory) pinnedFitLocked(c *engineCall, p *pendingInput) bool {
 		}
 		return e.tok
 	}
-	need := budget.ReplyPriming + c.preTok + p.tok + m.c.SummaryCap() + m.summaryOverhead()
+	need := budget.ReplyPriming + c.preTok + p.tok + m.c.SummaryCap() + m.summaryTok
 	for i := 0; i < m.lead; i++ {
 		need += tok(i)
 	}
@@ -233,12 +247,6 @@ func (m *Memory) firstHumanLocked(n, from int) int {
 	return -1
 }
 
-// summaryOverhead returns the tokens a summary message adds to its text:
-// the per-message overhead and compact.SummaryPreamble.
-func (m *Memory) summaryOverhead() int {
-	return m.c.Counter().CountMessage(llms.TextParts(llms.ChatMessageTypeHuman, compact.SummaryPreamble))
-}
-
 // checkInputLocked reports, wrapping ErrInputTooLarge, an input that
 // cannot fit the budget whatever the engine drops: with the reply
 // priming, the prompt reserve and the leading system messages (which the
@@ -271,32 +279,31 @@ func (c *engineCall) pendingError(raw *compact.Result) error {
 		c.pend.tok, raw.Budget, ErrInputTooLarge)
 }
 
-// strip returns the engine's result without the messages the Memory added
-// (the reserve, the pending input): Messages, Origin (indexes of the window
-// part), States and Refs of the window's messages only, Tokens without theirs (0
-// for an empty window). raw is not modified.
-func (c *engineCall) strip(raw *compact.Result, counter *budget.TokenCounter) *compact.Result {
+// strip takes the messages the Memory added (the reserve, the pending
+// input) out of the engine's result, in place (the result is the caller's):
+// Messages, Origin (indexes of the window part), States and Refs are then
+// those of the window's messages only, Tokens without theirs (0 for an empty
+// window). Call pendingError first.
+func (c *engineCall) strip(res *compact.Result, counter *budget.TokenCounter) *compact.Result {
 	if c.pre == 0 && !c.last {
-		return raw
+		return res
 	}
-	res := *raw
 	last := -1
 	if c.last {
 		last = c.pre + c.hist
 	}
-	res.Messages = make([]llms.MessageContent, 0, len(raw.Messages))
-	res.Origin = make([]int, 0, len(raw.Messages))
 	res.Tokens -= c.preTok
-	for k, om := range raw.Messages {
+	j := 0
+	for k, om := range res.Messages {
 		o := -1
-		if k < len(raw.Origin) {
-			o = raw.Origin[k]
+		if k < len(res.Origin) {
+			o = res.Origin[k]
 		}
 		switch {
 		case o >= 0 && o < c.pre:
 			continue
 		case o >= 0 && o == last:
-			if raw.States[last] == compact.StateKept {
+			if res.States[last] == compact.StateKept {
 				res.Tokens -= c.pend.tok
 			} else {
 				res.Tokens -= counter.CountMessage(om)
@@ -305,17 +312,22 @@ func (c *engineCall) strip(raw *compact.Result, counter *budget.TokenCounter) *c
 		case o >= 0:
 			o -= c.pre
 		}
-		res.Messages = append(res.Messages, om)
-		res.Origin = append(res.Origin, o)
+		res.Messages[j] = om
+		if j < len(res.Origin) {
+			res.Origin[j] = o
+		}
+		j++
 	}
-	if len(raw.States) >= c.pre+c.hist {
-		res.States = raw.States[c.pre : c.pre+c.hist : c.pre+c.hist]
+	res.Messages = res.Messages[:j:j]
+	res.Origin = res.Origin[:min(j, len(res.Origin)):min(j, len(res.Origin))]
+	if len(res.States) >= c.pre+c.hist {
+		res.States = res.States[c.pre : c.pre+c.hist : c.pre+c.hist]
 	}
-	if len(raw.Refs) >= c.pre+c.hist {
-		res.Refs = raw.Refs[c.pre : c.pre+c.hist : c.pre+c.hist]
+	if len(res.Refs) >= c.pre+c.hist {
+		res.Refs = res.Refs[c.pre : c.pre+c.hist : c.pre+c.hist]
 	}
 	if c.hist == 0 {
 		res.Tokens = 0
 	}
-	return &res
+	return res
 }

@@ -39,10 +39,15 @@ type Memory struct {
 	log   *slog.Logger
 	pool  *Pool
 	own   bool // the pool is private: Close closes it
-	// The prompt reserve message (WithPromptReserve), set once by New.
+	// The prompt reserve message (WithPromptReserve) and the tokens a
+	// summary message adds to its text, set once by New.
 	reserve    llms.MessageContent
 	reserveTok int
 	hasReserve bool
+	summaryTok int
+	// Scratch slices of the engine calls made under engineMu.
+	scratch    []llms.MessageContent
+	scratchIDs []string
 
 	engineMu sync.Mutex // one engine call (and its save) at a time
 	histMu   sync.Mutex // calls into the history, one at a time
