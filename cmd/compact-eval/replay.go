@@ -24,6 +24,7 @@ type callRecord struct {
 	sumCalls   int  // summarizer model calls made for this call
 	sumIn      int  // their prompt tokens
 	sumOut     int  // their reply tokens
+	refTokens  int  // tokens of ref markers and the recall hint in what was sent (ours)
 }
 
 // runResult is the replay of one trajectory with one strategy at one window.
@@ -35,6 +36,7 @@ type runResult struct {
 	calls    []callRecord
 	ret      retention // at the last call
 	firstErr string    // the first error of the strategy, if any
+	recall   recallStats
 }
 
 // replayRun replays msgs with st: one model call per assistant message,
@@ -50,6 +52,12 @@ func replayRun(ctx context.Context, file string, msgs []llms.MessageContent, st 
 	havePrev := false
 	last := -1
 	var lastSent []llms.MessageContent
+	var rr *recallRun
+	if r, ok := snd.(recallable); ok {
+		rr = newRecallRun(file, r)
+	}
+	var lastIn []llms.MessageContent
+	var lastRes *compact.Result
 	for i := 1; i < len(msgs); i++ {
 		if msgs[i].Role != llms.ChatMessageTypeAI {
 			continue
@@ -86,7 +94,19 @@ func replayRun(ctx context.Context, file string, msgs []llms.MessageContent, st 
 			}
 		}
 		prev, havePrev = sent, true
-		last, lastSent = i, sent
+		last, lastSent, lastIn = i, sent, in
+		if rr != nil {
+			lastRes = rr.result(ctx, i, sent)
+			rr.checked = false
+			if lastRes != nil {
+				rec.refTokens = refTokens(counter, lastRes)
+				rr.stats.refTokens += int64(rec.refTokens)
+				if rr.newOriginals(lastRes) {
+					rr.check(ctx, i, in, sent, lastRes, true, false)
+					rr.checked = true
+				}
+			}
+		}
 		res.calls = append(res.calls, rec)
 		if tick != nil {
 			tick()
@@ -94,6 +114,12 @@ func replayRun(ctx context.Context, file string, msgs []llms.MessageContent, st 
 	}
 	if last >= 0 {
 		res.ret = measureRetention(msgs[:last], lastSent)
+	}
+	if rr != nil {
+		if lastRes != nil && ctx.Err() == nil {
+			rr.check(ctx, last, lastIn, lastSent, lastRes, !rr.checked, true)
+		}
+		res.recall = rr.finish()
 	}
 	return res
 }
