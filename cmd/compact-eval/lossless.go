@@ -55,7 +55,7 @@ type recallStats struct {
 	bySearch   int  // of which every search for such a line named the original
 	checks     int  // checkpoints (calls whose originals were checked by ref)
 	failed     int  // checks that failed
-	failures   []recallFailure
+	failures   []recallFailure // the first ones, one per original and way
 	refTokens  int64 // tokens of ref markers and recall hints, over all calls
 }
 
@@ -102,8 +102,15 @@ func newRecallRun(file string, r recallable) *recallRun {
 	return &recallRun{file: file, r: r, seen: map[string]*originalCheck{}, stats: recallStats{measured: true}}
 }
 
+// fail counts a failed check and lists it, unless the same original
+// failed the same way at an earlier checkpoint.
 func (rr *recallRun) fail(f recallFailure) {
 	rr.stats.failed++
+	for _, g := range rr.stats.failures {
+		if f.ref != "" && g.ref == f.ref && g.how == f.how {
+			return
+		}
+	}
 	if len(rr.stats.failures) < maxRecallFailures {
 		rr.stats.failures = append(rr.stats.failures, f)
 	}

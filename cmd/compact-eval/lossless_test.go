@@ -108,7 +108,8 @@ func TestRecallFailuresReported(t *testing.T) {
 		results: []runResult{res, replayRun(context.Background(), "f.jsonl", msgs, strategy{name: "none", newRun: func(string) sender { return noneSender{} }}, 16_000, c, nil)}}
 	ev.rows = aggregate(ev.results, ev.cfg.windows, ev.cfg.strategies, defaultPrices)
 	report := renderReport(ev)
-	assert.Contains(t, report, "- `ours-fake` at 16k: 3 recall checks failed; the first 3:\n  - f.jsonl, call at message 4, ref:lost0001 (summarized), by ref:")
+	assert.Contains(t, report, "- `ours-fake` at 16k: 3 recall checks failed; the first (each original once per way, at its first failing checkpoint):\n  - f.jsonl, call at message 4, ref:lost0001 (summarized), by ref:")
+	assert.Len(t, rc.failures, 2, "the second failure by ref of the same original is not listed again")
 	assert.Contains(t, report, "by search: a search for ")
 	assert.Contains(t, report, "| ours-fake | 1 | 0.0% | 1 | 0.0% | 2 | 3 |")
 	assert.Contains(t, report, "| none | n/a | n/a |")

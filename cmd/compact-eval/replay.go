@@ -24,7 +24,6 @@ type callRecord struct {
 	sumCalls   int  // summarizer model calls made for this call
 	sumIn      int  // their prompt tokens
 	sumOut     int  // their reply tokens
-	refTokens  int  // tokens of ref markers and the recall hint in what was sent (ours)
 }
 
 // runResult is the replay of one trajectory with one strategy at one window.
@@ -99,8 +98,7 @@ func replayRun(ctx context.Context, file string, msgs []llms.MessageContent, st 
 			lastRes = rr.result(ctx, i, sent)
 			rr.checked = false
 			if lastRes != nil {
-				rec.refTokens = refTokens(counter, lastRes)
-				rr.stats.refTokens += int64(rec.refTokens)
+				rr.stats.refTokens += int64(refTokens(counter, lastRes))
 				if rr.newOriginals(lastRes) {
 					rr.check(ctx, i, in, sent, lastRes, true, false)
 					rr.checked = true

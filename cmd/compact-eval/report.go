@@ -347,7 +347,7 @@ func writeErrors(b *strings.Builder, ev *evaluation) {
 			errs = append(errs, fmt.Sprintf("- `%s` at %s: %d calls failed; first: %s", r.strategy, windowLabel(r.window), r.failed, r.firstErr))
 		}
 		if r.recall.failed > 0 {
-			e := fmt.Sprintf("- `%s` at %s: %d recall checks failed; the first %d:", r.strategy, windowLabel(r.window), r.recall.failed, len(r.recall.failures))
+			e := fmt.Sprintf("- `%s` at %s: %d recall checks failed; the first (each original once per way, at its first failing checkpoint):", r.strategy, windowLabel(r.window), r.recall.failed)
 			for _, f := range r.recall.failures {
 				e += "\n  - " + f.String()
 			}
