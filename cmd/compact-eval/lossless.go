@@ -48,15 +48,15 @@ func (f recallFailure) String() string {
 
 // recallStats is the recall coverage of one run, or of a row of runs.
 type recallStats struct {
-	measured   bool // the strategy compacts losslessly (ours)
-	originals  int  // distinct originals compacted at a checkpoint
-	byRef      int  // of which every check by ref brought the text back whole
-	searchable int  // of which had a line to search for at the last call
-	bySearch   int  // of which every search for such a line named the original
-	checks     int  // checkpoints (calls whose originals were checked by ref)
-	failed     int  // checks that failed
+	measured   bool            // the strategy compacts losslessly (ours)
+	originals  int             // distinct originals compacted at a checkpoint
+	byRef      int             // of which every check by ref brought the text back whole
+	searchable int             // of which had a line to search for at the last call
+	bySearch   int             // of which every search for such a line named the original
+	checks     int             // checkpoints (calls whose originals were checked by ref)
+	failed     int             // checks that failed
 	failures   []recallFailure // the first ones, one per original and way
-	refTokens  int64 // tokens of ref markers and recall hints, over all calls
+	refTokens  int64           // tokens of ref markers and recall hints, over all calls
 }
 
 func (s *recallStats) add(o recallStats) {
