@@ -92,8 +92,9 @@ func genRecallConversation(r *rand.Rand, n int) []llms.MessageContent {
 // (I8) through the middleware: random conversations driven through Wrap
 // with WithSession, one call per new message; after every call, every
 // input message the result does not show verbatim (masked, cut or
-// summarized) comes back whole through the Model's recall tool by its ref,
-// paging as the answers say, as recall.OriginalOf renders it; and at the
+// summarized) comes back whole through the Model's recall tool by its ref
+// (which a masked or cut message shows), paging as the answers say, as
+// recall.OriginalOf renders it; and at the
 // last call each is found by a search for a line of its own that no other
 // message holds.
 func TestRecallEveryCompactedOriginal(t *testing.T) {
@@ -135,6 +136,15 @@ func TestRecallEveryCompactedOriginal(t *testing.T) {
 				}
 				compacted++
 				states[strings.TrimSuffix(res.States[k].String(), "+cut")]++
+				if res.States[k].InOutput() { // masked or cut: the marker shows the ref
+					var shown strings.Builder
+					for j, o := range res.Origin {
+						if o == k {
+							shown.WriteString(recall.OriginalOf("", "", res.Messages[j]).Text)
+						}
+					}
+					require.True(t, recallcheck.NamesRef(shown.String(), ref), "seed %d, %d messages: message %d (%s) shows ref:%s", seed, n, k, res.States[k], ref)
+				}
 				want := recall.OriginalOf(ref, "", in[k]).Text
 				_, err := recallcheck.ByRef(ctx, call, ref, want)
 				require.NoError(t, err, "seed %d, %d messages: message %d (%s)", seed, n, k, res.States[k])

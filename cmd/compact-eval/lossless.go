@@ -153,9 +153,11 @@ func (rr *recallRun) render(in []llms.MessageContent) {
 	}
 }
 
-// check checks every original res does not show verbatim, by ref and, with
-// search, by a search for a line of its own, at the call at message i
-// whose input was in and whose messages sent were sent.
+// check checks every original res does not show verbatim, by ref (a
+// masked or cut one must show its ref in the message sent for it; a
+// summarized one shows none) and, with search, by a search for a line of
+// its own, at the call at message i whose input was in and whose messages
+// sent were sent.
 func (rr *recallRun) check(ctx context.Context, i int, in, sent []llms.MessageContent, res *compact.Result, byRef, search bool) {
 	if byRef {
 		rr.stats.checks++
@@ -171,6 +173,15 @@ func (rr *recallRun) check(ctx context.Context, i int, in, sent []llms.MessageCo
 		}
 		sentFolded = sb.String()
 	}
+	var shown map[int]string // what was sent for each input message, rendered
+	if byRef {
+		shown = map[int]string{}
+		for j, o := range res.Origin {
+			if o >= 0 && o < len(res.Refs) && res.Refs[o] != "" {
+				shown[o] += recall.OriginalOf("", "", res.Messages[j]).Text + "\x00"
+			}
+		}
+	}
 	call := func(ctx context.Context, input string) (string, error) { return rr.r.recall(ctx, input) }
 	for k, ref := range res.Refs {
 		if ref == "" || k >= len(in) {
@@ -183,7 +194,11 @@ func (rr *recallRun) check(ctx context.Context, i int, in, sent []llms.MessageCo
 		}
 		failure := recallFailure{file: rr.file, call: i, ref: ref, state: res.States[k]}
 		if byRef {
-			if _, err := recallcheck.ByRef(ctx, call, ref, rr.texts[k]); err != nil {
+			if st := res.States[k]; st.InOutput() && !recallcheck.NamesRef(shown[k], ref) {
+				oc.refFailed = true
+				failure.how, failure.err = "ref", fmt.Sprintf("the %s message sent for it does not show ref:%s", st, ref)
+				rr.fail(failure)
+			} else if _, err := recallcheck.ByRef(ctx, call, ref, rr.texts[k]); err != nil {
 				oc.refFailed = true
 				failure.how, failure.err = "ref", err.Error()
 				rr.fail(failure)

@@ -55,12 +55,16 @@ func TestRefTokens(t *testing.T) {
 type lossyLossless struct {
 	in, sent []llms.MessageContent
 	badView  bool
+	masked   bool // message 3 is masked, without its ref, rather than left out
 }
 
 func (l *lossyLossless) send(_ context.Context, in []llms.MessageContent) ([]llms.MessageContent, callInfo, error) {
 	l.in, l.sent = in, in
 	if len(in) > 3 {
 		l.sent = append(append([]llms.MessageContent(nil), in[:3]...), in[4:]...)
+		if l.masked {
+			l.sent = append(append(append([]llms.MessageContent(nil), in[:3]...), result("c1", "bash", "[masked]")), in[4:]...)
+		}
 	}
 	return l.sent, callInfo{compacted: len(in) > 3}, nil
 }
@@ -70,7 +74,10 @@ func (l *lossyLossless) lastResult(context.Context) (*compact.Result, error) {
 	for i := range l.in {
 		if len(l.in) > 3 && i == 3 {
 			res.States[3], res.Refs[3] = compact.StateSummarized, "lost0001"
-			continue
+			if !l.masked {
+				continue
+			}
+			res.States[3] = compact.StateMasked
 		}
 		res.Origin = append(res.Origin, i)
 	}
@@ -117,6 +124,11 @@ func TestRecallFailuresReported(t *testing.T) {
 	printTables(&out, ev)
 	assert.Contains(t, out.String(), "ours-fake at 16k: 3 recall checks failed; first: f.jsonl")
 	assert.Contains(t, out.String(), "recall (ours, all windows): by ref 0.0% of 1 compacted originals, by search 0.0% of 1 searchable; 3 failed checks")
+
+	st.newRun = func(string) sender { return &lossyLossless{masked: true} }
+	res = replayRun(context.Background(), "f.jsonl", msgs, st, 16_000, c, nil)
+	require.NotEmpty(t, res.recall.failures)
+	assert.Equal(t, "the masked message sent for it does not show ref:lost0001", res.recall.failures[0].err)
 
 	st.newRun = func(string) sender { return &lossyLossless{badView: true} }
 	res = replayRun(context.Background(), "f.jsonl", msgs, st, 16_000, c, nil)
