@@ -21,6 +21,7 @@ func writeCSV(ev *evaluation, path string) error {
 		k = strings.ReplaceAll(k, " ", "_")
 		head = append(head, k+"_present", k+"_visible")
 	}
+	head = append(head, recallColumns...)
 	_ = w.Write(head)
 	for _, res := range ev.results {
 		var sent, none, peak, comp, sc, si, so, bv, pv, fl, stb, cached int
@@ -45,6 +46,7 @@ func writeCSV(ev *evaluation, path string) error {
 		for k := range numFactKinds {
 			rec = append(rec, strconv.Itoa(res.ret.present[k]), strconv.Itoa(res.ret.visible[k]))
 		}
+		rec = append(rec, recallCells(res.recall)...)
 		_ = w.Write(rec)
 	}
 	w.Flush()
@@ -63,4 +65,21 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// recallColumns are the runs.csv columns of recall (see recallStats).
+var recallColumns = []string{"recall_originals", "recall_by_ref", "recall_searchable", "recall_by_search", "recall_checkpoints", "recall_failed_checks", "ref_tokens"}
+
+// recallCells are a run's cells of recallColumns: "n/a" for a strategy
+// that does not compact losslessly.
+func recallCells(s recallStats) []string {
+	if !s.measured {
+		out := make([]string, len(recallColumns))
+		for i := range out {
+			out[i] = "n/a"
+		}
+		return out
+	}
+	return []string{strconv.Itoa(s.originals), strconv.Itoa(s.byRef), strconv.Itoa(s.searchable), strconv.Itoa(s.bySearch),
+		strconv.Itoa(s.checks), strconv.Itoa(s.failed), strconv.FormatInt(s.refTokens, 10)}
 }

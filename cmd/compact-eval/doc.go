@@ -19,7 +19,9 @@
 //
 // It prints a table per window (tokens billed, peak context, compactions,
 // summarizer calls and tokens, fact retention, budget and tool-pair
-// violations, prefix-stable calls, cost with prompt caching) and writes a
+// violations, prefix-stable calls, cost with prompt caching; for ours, the
+// recall coverage of the compacted originals, by ref and by search, and
+// the tokens refs cost) and a one-line recall summary, and writes a
 // markdown report, two plots and a CSV of per-run figures:
 //
 //	go run ./cmd/compact-eval [-dir ../shared/eval/trajectories] [-windows 16000,32000,128000] [-strategies ...] [-out docs/eval]

@@ -49,14 +49,25 @@ func TestHarnessOnTestdata(t *testing.T) {
 			assert.InDelta(t, 0.5, r.retention[k], 0.5, "%s: %s in [0, 1]", r.strategy, k)
 		}
 		if !isOurs(r.strategy) {
+			assert.False(t, r.recall.measured, "%s: no recall", r.strategy)
+			assert.True(t, math.IsNaN(r.recallByRef()) && math.IsNaN(r.refShare()), r.strategy)
 			continue
 		}
+		assert.True(t, r.recall.measured, r.strategy)
+		assert.GreaterOrEqual(t, r.recall.checks, 4, "%s: at least the last call of each run", r.strategy)
+		assert.Zero(t, r.recall.failed, "%s: %v", r.strategy, r.recall.failures)
+		assert.Equal(t, r.recall.originals, r.recall.byRef, r.strategy)
+		assert.Equal(t, r.recall.searchable, r.recall.bySearch, r.strategy)
 		assert.Zero(t, r.budgetViolations, r.strategy)
 		assert.Zero(t, r.pairViolations, r.strategy)
 		assert.Zero(t, r.failed, "%s: %s", r.strategy, r.firstErr)
 		assert.Less(t, r.billed, none.billed, r.strategy)
 		if r.compactions > 0 {
 			compactedAny = true
+			assert.Positive(t, r.recall.originals, r.strategy)
+			assert.Positive(t, r.recall.searchable, r.strategy)
+			assert.Positive(t, r.recall.refTokens, r.strategy)
+			assert.Less(t, r.refShare(), 0.05, r.strategy)
 		}
 		if r.strategy == stratOursLLM {
 			assert.Positive(t, r.sumCalls, "the scripted summarizer was called")
@@ -68,7 +79,8 @@ func TestHarnessOnTestdata(t *testing.T) {
 
 	report, err := os.ReadFile(filepath.Join(out, "report.md"))
 	require.NoError(t, err)
-	for _, want := range []string{"## Method", "`middleware.Wrap` around a recording model", "| ours-rule |", "tokens.png", "retention.png", "## Definitions", "mini-gemini3pro__django__django-10973"} {
+	assert.Contains(t, stdout.String(), "recall (ours, all windows): by ref 100.0% of")
+	for _, want := range []string{"Recall of the compacted originals", "- **Recall**", "**Ref tokens**", "| none | n/a |", "## Method", "`middleware.Wrap` around a recording model", "| ours-rule |", "tokens.png", "retention.png", "## Definitions", "mini-gemini3pro__django__django-10973"} {
 		assert.Contains(t, string(report), want)
 	}
 	for _, png := range []string{"tokens.png", "retention.png"} {

@@ -44,6 +44,7 @@ type row struct {
 	cost                [len(cacheFractions)]float64
 	costNoCache         float64
 	firstErr            string
+	recall              recallStats // recall coverage and ref tokens (ours)
 }
 
 // meanRetention is the mean of the categories' retention that are defined.
@@ -133,6 +134,7 @@ func (s *retentionSums) add(r *row, res runResult) {
 func (r *row) addRun(res runResult, p prices) {
 	r.budget = res.budget
 	r.runs++
+	r.recall.add(res.recall)
 	if r.firstErr == "" && res.firstErr != "" {
 		r.firstErr = res.file + ": " + res.firstErr
 	}
@@ -197,4 +199,32 @@ func (r *row) finish(none *row, sums *retentionSums, p prices) {
 	if none != nil && none.billed > 0 {
 		r.reduction = 1 - float64(r.billed)/float64(none.billed)
 	}
+}
+
+// recallByRef is the share of compacted originals every check by ref
+// brought back whole; NaN for a strategy that does not compact losslessly
+// or compacted nothing.
+func (r row) recallByRef() float64 {
+	if !r.recall.measured || r.recall.originals == 0 {
+		return math.NaN()
+	}
+	return float64(r.recall.byRef) / float64(r.recall.originals)
+}
+
+// recallBySearch is the share of searchable compacted originals every
+// search for their line named; NaN as recallByRef, or with none searchable.
+func (r row) recallBySearch() float64 {
+	if !r.recall.measured || r.recall.searchable == 0 {
+		return math.NaN()
+	}
+	return float64(r.recall.bySearch) / float64(r.recall.searchable)
+}
+
+// refShare is the share of the input tokens billed that refs and recall
+// hints take; NaN for a strategy that does not compact losslessly.
+func (r row) refShare() float64 {
+	if !r.recall.measured || r.billed == 0 {
+		return math.NaN()
+	}
+	return float64(r.recall.refTokens) / float64(r.billed)
 }

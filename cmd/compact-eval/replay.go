@@ -35,6 +35,7 @@ type runResult struct {
 	calls    []callRecord
 	ret      retention // at the last call
 	firstErr string    // the first error of the strategy, if any
+	recall   recallStats
 }
 
 // replayRun replays msgs with st: one model call per assistant message,
@@ -50,6 +51,12 @@ func replayRun(ctx context.Context, file string, msgs []llms.MessageContent, st 
 	havePrev := false
 	last := -1
 	var lastSent []llms.MessageContent
+	var rr *recallRun
+	if r, ok := snd.(recallable); ok {
+		rr = newRecallRun(file, r)
+	}
+	var lastIn []llms.MessageContent
+	var lastRes *compact.Result
 	for i := 1; i < len(msgs); i++ {
 		if msgs[i].Role != llms.ChatMessageTypeAI {
 			continue
@@ -86,7 +93,18 @@ func replayRun(ctx context.Context, file string, msgs []llms.MessageContent, st 
 			}
 		}
 		prev, havePrev = sent, true
-		last, lastSent = i, sent
+		last, lastSent, lastIn = i, sent, in
+		if rr != nil {
+			lastRes = rr.result(ctx, i, sent)
+			rr.checked = false
+			if lastRes != nil {
+				rr.stats.refTokens += int64(refTokens(counter, lastRes))
+				if rr.newOriginals(lastRes) {
+					rr.check(ctx, i, in, sent, lastRes, true, false)
+					rr.checked = true
+				}
+			}
+		}
 		res.calls = append(res.calls, rec)
 		if tick != nil {
 			tick()
@@ -94,6 +112,12 @@ func replayRun(ctx context.Context, file string, msgs []llms.MessageContent, st 
 	}
 	if last >= 0 {
 		res.ret = measureRetention(msgs[:last], lastSent)
+	}
+	if rr != nil {
+		if lastRes != nil && ctx.Err() == nil {
+			rr.check(ctx, last, lastIn, lastSent, lastRes, !rr.checked, true)
+		}
+		res.recall = rr.finish()
 	}
 	return res
 }

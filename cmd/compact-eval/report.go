@@ -35,7 +35,7 @@ func strategyDoc(name string) string {
 		return "compact, defaults: mask, then drop by priority and summarize with the rule-based digest"
 	case name == stratOursLLM:
 		return "compact with an LLM summarizer (see below)"
-	case isOurs(name):
+	case isOurs(name) && strings.Contains(name, ":"):
 		base, tuning, _ := strings.Cut(name, ":")
 		return strategyDoc(base) + "; tuned: `" + tuning + "`"
 	}
@@ -129,6 +129,35 @@ func tableB(rows []row, w int) ([]string, [][]string) {
 	return head, out
 }
 
+// tableC returns the header and rows of the recall table of one window:
+// coverage of the compacted originals by ref and by search, and what refs
+// cost. Strategies that do not compact losslessly show n/a.
+func tableC(rows []row, w int) ([]string, [][]string) {
+	head := []string{"strategy", "originals compacted", "back by ref", "searchable", "found by search", "checkpoints", "failed checks", "ref tokens", "share of billed"}
+	var out [][]string
+	for _, r := range rows {
+		if r.window != w {
+			continue
+		}
+		if !r.recall.measured {
+			out = append(out, []string{r.strategy, "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a"})
+			continue
+		}
+		rc := r.recall
+		out = append(out, []string{r.strategy, fmtInt(int64(rc.originals)), pct(r.recallByRef()), fmtInt(int64(rc.searchable)),
+			pct(r.recallBySearch()), fmtInt(int64(rc.checks)), fmtInt(int64(rc.failed)), fmtInt(rc.refTokens), pct2(r.refShare())})
+	}
+	return head, out
+}
+
+// pct2 shows a small share with two decimals.
+func pct2(f float64) string {
+	if math.IsNaN(f) {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.2f%%", 100*f)
+}
+
 func markdownTable(b *strings.Builder, head []string, rows [][]string) {
 	b.WriteString("| " + strings.Join(head, " | ") + " |\n")
 	seps := make([]string, len(head))
@@ -170,11 +199,22 @@ func printTables(w io.Writer, ev *evaluation) {
 		fmt.Fprintf(w, "\n== window %s: retention at the last call, invariants\n", fmtInt(int64(win)))
 		h, rs = tableB(ev.rows, win)
 		textTable(w, h, rs)
+		fmt.Fprintf(w, "\n== window %s: recall of the compacted originals, ref tokens\n", fmtInt(int64(win)))
+		h, rs = tableC(ev.rows, win)
+		textTable(w, h, rs)
 	}
 	for _, r := range ev.rows {
 		if r.firstErr != "" {
 			fmt.Fprintf(w, "\n%s at %s: %d calls failed; first: %s\n", r.strategy, windowLabel(r.window), r.failed, r.firstErr)
 		}
+	}
+	for _, r := range ev.rows {
+		if r.recall.failed > 0 {
+			fmt.Fprintf(w, "\n%s at %s: %d recall checks failed; first: %s\n", r.strategy, windowLabel(r.window), r.recall.failed, r.recall.failures[0])
+		}
+	}
+	if l := recallSummary(ev.rows); l != "" {
+		fmt.Fprintln(w, "\n"+l)
 	}
 	if lines := targetLines(ev); len(lines) > 0 {
 		fmt.Fprintf(w, "\n== targets at %s\n", windowLabel(targetWindow))
@@ -214,6 +254,10 @@ func targetLines(ev *evaluation) []string {
 			pct(r.retention[factExceptions]), mark(math.IsNaN(r.retention[factExceptions]) || r.retention[factExceptions] >= targetExceptions),
 			pct(r.stableShare()), mark(r.stableShare() >= targetStable),
 			viol, mark(viol == 0))
+		if r.recall.measured {
+			l += fmt.Sprintf("; recall by ref %s (100%%): %s; by search %s (100%%): %s", pct(r.recallByRef()),
+				mark(r.recall.byRef == r.recall.originals), pct(r.recallBySearch()), mark(r.recall.bySearch == r.recall.searchable))
+		}
 		for _, base := range ev.cfg.strategies {
 			if base != stratOldest && !strings.HasPrefix(base, stratMaskPre) {
 				continue
@@ -302,6 +346,13 @@ func writeErrors(b *strings.Builder, ev *evaluation) {
 		if r.firstErr != "" {
 			errs = append(errs, fmt.Sprintf("- `%s` at %s: %d calls failed; first: %s", r.strategy, windowLabel(r.window), r.failed, r.firstErr))
 		}
+		if r.recall.failed > 0 {
+			e := fmt.Sprintf("- `%s` at %s: %d recall checks failed; the first (each original once per way, at its first failing checkpoint):", r.strategy, windowLabel(r.window), r.recall.failed)
+			for _, f := range r.recall.failures {
+				e += "\n  - " + f.String()
+			}
+			errs = append(errs, e)
+		}
 	}
 	if len(errs) > 0 {
 		b.WriteString("### Errors\n\n" + strings.Join(errs, "\n") + "\n\n")
@@ -320,6 +371,11 @@ func writeDefinitions(b *strings.Builder) {
 	}
 	b.WriteString("- **Budget violations**: calls whose context exceeds the budget. **Tool-pair violations**: calls whose context fails `compact.CheckToolPairs` (a tool result without its call right before, or a call without its results), which providers reject. **Errors**: calls where the strategy returned an error and sent nothing.\n")
 	b.WriteString("- **Prefix-stable calls**: calls whose context starts with the previous call's whole context (message by message), out of all calls but each run's first: the proxy of a provider prompt-cache hit.\n")
+	b.WriteString("- **Recall** (lossless compaction, design invariant I8; ours only, the baselines do not compact losslessly: n/a). An original is an input message that a call's `compact.Result` does not show verbatim (masked, cut or summarized: `Result.Refs` names it), as `recall.OriginalOf` renders it. A **checkpoint** is a call whose result compacts an original no earlier checkpoint of the run saw, and each run's last call; between checkpoints the originals the adapter holds, and so the tool's answers, do not change. The result of a call through the middleware is the session's `Compactor.View` of its input, checked equal to what the wrapped model received. The run's recall tool is `(*middleware.Model).RecallTool()`, called with `middleware.WithSession` (with `-via engine`: the tool over a `store.Memory` of the originals, as the memory adapter keeps them).\n")
+	b.WriteString("  - **Originals compacted**: the distinct originals (by ref) of all runs seen at a checkpoint. **Back by ref**: the share of them that every check by ref brought back whole: at each checkpoint a masked or cut original's message sent must show its ref (a summarized one shows none: the summary's recall hint points to the tool), then the tool is called with `ref:ID` and then with each page's next-page input (`ref:ID lines A-B`) until the last line, and the numbered lines read must be all the original's lines, in order, none cut (invalid UTF-8 shown as U+FFFD, as the tool shows it; a final line break adds no line).\n")
+	b.WriteString("  - **Searchable**: the originals compacted at a run's last call that have a line to search for: the first line (trimmed) of at least 12 characters and at most 200 bytes (the tool's query limit), single-spaced, with a letter or digit, that occurs (ignoring case as the tool does) in no other message of the conversation so far nor in what that call sent. **Found by search**: the share of them whose search (the tool called with that line) names their ref. Searches run at the last call only, when the run holds all its originals (searching at every checkpoint costs a search of every held original per original).\n")
+	b.WriteString("  - **Checkpoints**: checks by ref, one per checkpoint of each run. **Failed checks**: a ref or a search that did not bring its original back at a checkpoint, or a result that could not be read; the first ones are listed under Errors (trajectory, the call's message index, ref).\n")
+	b.WriteString("  - **Ref tokens**: the tokens that refs add to what was sent, summed over all calls of all runs: for each message sent that stands for a masked or cut original, its tokens less those of the same message without its ref (` ref:ID` after a masked output's facts, `, ref:ID` in a cut marker); for the summary message, its tokens less those without `compact.RecallHint`. **Share of billed**: ref tokens over input tokens billed.\n")
 	b.WriteString("- **Cost with caching**: per call, the tokens of the leading messages shared with the previous call's context are billed at 10%, 25% or 50% of the input price, the rest at the full price; plus the summarizer's tokens. Providers' cache granularity (for example OpenAI's 1,024-token minimum) is not modelled.\n\n")
 }
 
@@ -355,6 +411,10 @@ func writeWindowTables(b *strings.Builder, ev *evaluation, w int) {
 	b.WriteString("Retention at the last call of each run, and invariants:\n\n")
 	markdownTable(b, h, rs)
 	b.WriteString("\n")
+	h, rs = tableC(ev.rows, w)
+	b.WriteString("Recall of the compacted originals (lossless compaction), and what refs cost:\n\n")
+	markdownTable(b, h, rs)
+	b.WriteString("\n")
 }
 
 func filepathSlash(p string) string { return strings.ReplaceAll(p, "\\", "/") }
@@ -380,4 +440,41 @@ func runMeanRetention(res runResult) float64 {
 		return math.NaN()
 	}
 	return s / float64(n)
+}
+
+// recallSummary is the one-line summary of recall over the strategies
+// that compact losslessly, all windows pooled, or "" when there is none.
+func recallSummary(rows []row) string {
+	var all recallStats
+	lo, hi := math.NaN(), math.NaN()
+	for _, r := range rows {
+		if !r.recall.measured {
+			continue
+		}
+		all.add(r.recall)
+		if sh := r.refShare(); !math.IsNaN(sh) {
+			if math.IsNaN(lo) || sh < lo {
+				lo = sh
+			}
+			if math.IsNaN(hi) || sh > hi {
+				hi = sh
+			}
+		}
+	}
+	if !all.measured {
+		return ""
+	}
+	share := pct2(lo)
+	if pct2(lo) != pct2(hi) {
+		share = pct2(lo) + " to " + pct2(hi)
+	}
+	ratio := func(n, d int) string {
+		if d == 0 {
+			return "n/a"
+		}
+		return pct(float64(n) / float64(d))
+	}
+	return fmt.Sprintf("recall (ours, all windows): by ref %s of %s compacted originals, by search %s of %s searchable; %d failed checks; refs and recall hints %s of the input tokens billed",
+		ratio(all.byRef, all.originals), fmtInt(int64(all.originals)), ratio(all.bySearch, all.searchable), fmtInt(int64(all.searchable)),
+		all.failed, share)
 }

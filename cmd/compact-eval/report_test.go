@@ -62,4 +62,5 @@ func TestStrategyDoc(t *testing.T) {
 	assert.Contains(t, strategyDoc("mask-last-3"), "last 3")
 	assert.Contains(t, strategyDoc("ours-rule:trigger=0.5:reset=0.2"), "tuned: `trigger=0.5:reset=0.2`")
 	assert.Empty(t, strategyDoc("other"))
+	assert.Empty(t, strategyDoc("ours-other"), "an unknown ours, untuned: no endless recursion")
 }

@@ -10,7 +10,10 @@ import (
 	"github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/middleware"
+	"github.com/agentcompact/compact/recall"
+	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/tools"
 )
 
 // Strategy names accepted by -strategies.
@@ -232,11 +235,14 @@ type middlewareSender struct {
 	rec  *recordingModel
 	id   string
 	info middleware.CallInfo
+	in   []llms.MessageContent // the input of the last successful call
+	tool tools.Tool            // the Model's recall tool
 }
 
 func newMiddlewareSender(c *compact.Compactor, id string) *middlewareSender {
 	s := &middlewareSender{rec: &recordingModel{}, id: id}
 	s.m = middleware.Wrap(s.rec, c, middleware.WithObserver(func(ci middleware.CallInfo) { s.info = ci }))
+	s.tool = s.m.RecallTool()
 	return s
 }
 
@@ -248,6 +254,7 @@ func (s *middlewareSender) send(ctx context.Context, in []llms.MessageContent) (
 	if s.rec.sent == nil {
 		return nil, callInfo{}, errors.New("the wrapped model was not called")
 	}
+	s.in = in
 	return s.rec.sent, callInfo{compacted: len(s.info.Compactions) > 0}, nil
 }
 
@@ -267,14 +274,23 @@ func (r *recordingModel) Call(ctx context.Context, prompt string, opts ...llms.C
 	return llms.GenerateFromSinglePrompt(ctx, r, prompt, opts...)
 }
 
-// oursSender replays through the engine directly, one session per run.
+// oursSender replays through the engine directly, one session per run. It
+// keeps the originals of what each call compacted in an in-memory store, as
+// the memory adapter does, for its recall tool.
 type oursSender struct {
-	c *compact.Compactor
-	s *compact.Session
+	c     *compact.Compactor
+	s     *compact.Session
+	res   *compact.Result // of the last successful call
+	store *store.Memory
+	kept  map[string]bool // refs stored
+	tool  tools.Tool
 }
 
 func newOursSender(c *compact.Compactor, id string) *oursSender {
-	return &oursSender{c: c, s: compact.NewSession(id)}
+	o := &oursSender{c: c, s: compact.NewSession(id), store: store.NewMemory(), kept: map[string]bool{}}
+	src := recall.StoreSource(o.store, id)
+	o.tool = recall.New(func(context.Context) (recall.Source, error) { return src, nil }, recall.WithCounter(c.Counter()))
+	return o
 }
 
 func (o *oursSender) send(ctx context.Context, in []llms.MessageContent) ([]llms.MessageContent, callInfo, error) {
@@ -282,6 +298,10 @@ func (o *oursSender) send(ctx context.Context, in []llms.MessageContent) ([]llms
 	if err != nil {
 		return nil, callInfo{}, fmt.Errorf("compact %d messages: %w", len(in), err)
 	}
+	if err := o.keep(ctx, in, res); err != nil {
+		return nil, callInfo{}, err
+	}
+	o.res = res
 	return res.Messages, callInfo{compacted: res.Compacted}, nil
 }
 
