@@ -1,7 +1,9 @@
 package recall
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/agentcompact/compact/store"
@@ -15,8 +17,12 @@ import (
 //   - a tool message: its outputs (the contents of its tool call responses),
 //     one after the other, each on its own lines;
 //   - a user or system message: its text;
-//   - an AI message: its text, then one line "name(arguments)" per tool
-//     call.
+//   - an AI message: its text, then "name(arguments)" per tool call; when
+//     the arguments are a JSON object whose string values hold line breaks
+//     (a file written in one call, a here-document), they are shown as
+//     "name(" then one "key: value" entry per argument, string values
+//     decoded, then ")", so that the original pages line by line instead
+//     of standing as one long line.
 //
 // Parts are joined with "\n", in order, whatever the role; pointer parts
 // are read like values. An image is shown as "[image: URL]" ("[image:
@@ -89,8 +95,55 @@ func addCall(add func(string), name string, c llms.ToolCall) string {
 	if c.FunctionCall == nil {
 		return name
 	}
-	add(c.FunctionCall.Name + "(" + c.FunctionCall.Arguments + ")")
+	if args, ok := decodedArgs(c.FunctionCall.Arguments); ok {
+		add(c.FunctionCall.Name + "(\n" + args + "\n)")
+	} else {
+		add(c.FunctionCall.Name + "(" + c.FunctionCall.Arguments + ")")
+	}
 	return firstName(name, c.FunctionCall.Name)
+}
+
+// decodedArgs returns the arguments of a tool call as "key: value" lines,
+// string values decoded, in the order they were written, when they are a
+// JSON object with a multi-line string value; false otherwise (they are
+// then shown as written).
+func decodedArgs(args string) (string, bool) {
+	if !strings.Contains(args, `\n`) {
+		return "", false
+	}
+	dec := json.NewDecoder(strings.NewReader(args))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", false
+	}
+	var b strings.Builder
+	for dec.More() {
+		k, err := dec.Token()
+		key, ok := k.(string)
+		if err != nil || !ok {
+			return "", false
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return "", false
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(key + ": ")
+		var str string
+		if json.Unmarshal(v, &str) == nil {
+			b.WriteString(str)
+		} else {
+			b.Write(v)
+		}
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+		return "", false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return "", false
+	}
+	return b.String(), true
 }
 
 // imageLine is the placeholder of an image part.

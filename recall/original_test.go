@@ -57,3 +57,18 @@ func TestOriginalOf(t *testing.T) {
 		})
 	}
 }
+
+// TestOriginalOfMultilineArguments: a tool call whose arguments hold a
+// multi-line string (a file written in one call) is shown line by line,
+// keys in the order written; other arguments stand as written.
+func TestOriginalOfMultilineArguments(t *testing.T) {
+	call := func(args string) llms.MessageContent {
+		return llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{
+			llms.ToolCall{ID: "c", Type: "function", FunctionCall: &llms.FunctionCall{Name: "bash", Arguments: args}}}}
+	}
+	o := recall.OriginalOf("r1", "", call(`{"z": 1, "command": "cat <<'EOF' > a.py\nprint(1)\nEOF", "cwd": "/repo"}`))
+	assert.Equal(t, "bash(\nz: 1\ncommand: cat <<'EOF' > a.py\nprint(1)\nEOF\ncwd: /repo\n)", o.Text)
+	for _, args := range []string{`{"command": "ls"}`, `not json\n`, `{"a": "x\n"} trailing`, `["a\nb"]`} {
+		assert.Equal(t, "bash("+args+")", recall.OriginalOf("r1", "", call(args)).Text, args)
+	}
+}

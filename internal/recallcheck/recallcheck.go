@@ -34,7 +34,7 @@ var pageHeaderRE = regexp.MustCompile("^" + formatRE(extractors.RecallPageHeader
 
 // nextPageRE reads the last line of a page that stops before the end of its
 // original (recall's next-page line): the lines left and the next input.
-var nextPageRE = regexp.MustCompile(`^\.\.\. (\d+) more lines: call recall with "(ref:` + refID + ` lines \d+-\d+)" for more$`)
+var nextPageRE = regexp.MustCompile(`^\.\.\. (\d+) more lines?: call recall with "(ref:` + refID + ` lines \d+-\d+)" for more$`)
 
 // emptyOriginal follows the header of an empty original.
 const emptyOriginal = "(the original is empty)"
