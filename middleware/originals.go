@@ -61,17 +61,6 @@ func (o *originals) keep(msgs []llms.MessageContent, refs []string, render func(
 	}
 }
 
-// has reports whether ref is held or was evicted (nothing to add).
-func (o *originals) has(ref string) bool {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if _, ok := o.byRef[ref]; ok {
-		return true
-	}
-	_, ok := o.evicted[ref]
-	return ok
-}
-
 // put adds an original not held yet, evicting the oldest ones over the
 // budget. An original larger than the whole budget is not kept (recall
 // answers that it is no longer held).
