@@ -29,6 +29,7 @@ type memo struct {
 	gen  uint64               // caller-id mode: the current call
 
 	refs map[string]string // message id -> ref, for the session's id
+	rs   []string          // derived mode: the ref of the message at each position, "" until asked
 }
 
 // ref returns the ref of message id in session sid, computed once per
@@ -43,6 +44,22 @@ func (m *memo) ref(sid, id string) string {
 	r := Ref(sid, id)
 	m.refs[id] = r
 	return r
+}
+
+// refAt returns the ref of repaired message i, whose id is id: from the
+// positional cache when the memo holds the input by position (ids derived
+// from content), else from ref.
+func (m *memo) refAt(sid string, i int, id string) string {
+	if !m.valid || i >= len(m.ids) || m.ids[i] != id {
+		return m.ref(sid, id)
+	}
+	if len(m.rs) < len(m.ids) {
+		m.rs = append(m.rs, make([]string, len(m.ids)-len(m.rs))...)
+	}
+	if m.rs[i] == "" {
+		m.rs[i] = Ref(sid, id)
+	}
+	return m.rs[i]
 }
 
 type memoEntry struct {
@@ -77,6 +94,7 @@ func (c *Compactor) prepareDerived(m *memo, msgs []llms.MessageContent) ([]strin
 	if !m.valid || k < len(m.in) {
 		// Diverged: keep the common prefix, rebuild the duplicate counts.
 		m.in, m.ids, m.base, m.tok = m.in[:k:k], m.ids[:k:k], m.base[:k:k], m.tok[:k:k]
+		m.rs = m.rs[:min(k, len(m.rs)):min(k, len(m.rs))]
 		m.seen = make(map[string]int, len(msgs))
 		for _, b := range m.base {
 			m.seen[b]++

@@ -188,7 +188,7 @@ func (w *work) anyIn(set map[string]struct{}) bool {
 // ref returns the ref of message i.
 func (w *work) ref(i int) string {
 	if w.memo != nil {
-		return w.memo.ref(w.sid, w.ids[i])
+		return w.memo.refAt(w.sid, i, w.ids[i])
 	}
 	return Ref(w.sid, w.ids[i])
 }

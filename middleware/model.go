@@ -255,7 +255,9 @@ func (m *Model) keepOriginals(p *prepared, res *compact.Result) {
 		return
 	}
 	_, orig := m.table.originalsOf(p.key)
-	if orig == nil {
+	if orig == nil || (!res.Compacted && !res.Restarted && orig.any()) {
+		// Between compactions nothing new is compacted (I7): the
+		// originals are those of the last compaction, already held.
 		return
 	}
 	var calls map[string]extractors.Call
