@@ -21,9 +21,9 @@ var refEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPad
 // differs between sessions. It is derived from the session id and the
 // message id by SHA-256, so it reveals nothing of the message's content,
 // and two messages of one session share a ref with probability about
-// n²/2^41 for n compacted messages (4.5e-5 for 10,000); the original
-// compacted first keeps a shared ref, the other is then found by a search
-// only. It costs a few tokens: 8 characters of [a-z2-7].
+// n²/2^41 for n compacted messages (4.5e-5 for 10,000), in which case
+// only one of the two can be recalled. It costs a few tokens: 8 characters
+// of [a-z2-7].
 func Ref(sessionID, messageID string) string {
 	h := sha256.New()
 	h.Write([]byte(sessionID))
