@@ -102,6 +102,14 @@
 // trigger. It trades away prefix stability: each new turn pushes the oldest
 // out, so provider prompt caches miss on every call.
 //
+// # Recall
+//
+// Masked outputs and cut messages show the ref of their original, and the
+// summary ends with a pointer to the recall tool. [Memory.RecallTool] gives
+// an agent that tool: it pages an original by its ref or searches the
+// compacted originals, read from the history (they are never deleted), for
+// this Memory's session only.
+//
 // # Agents
 //
 // Agent executors require string inputs, so use the string form (the

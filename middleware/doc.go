@@ -32,6 +32,15 @@
 // ([WithMaxSessions], least recently used first) and forgets idle sessions
 // ([WithSessionTTL]); it is safe for concurrent use.
 //
+// # Recall
+//
+// Every masked output and cut message shows the ref of its original, and
+// the summary ends with a pointer to the recall tool. [Model.RecallTool]
+// gives the agent that tool: it pages an original by its ref or searches the
+// compacted originals of the session [WithSession] set in the context the
+// executor passes to tools. The originals of each explicit session are kept
+// in memory, within [WithMaxOriginalBytes], and leave with their session.
+//
 // # Agent types and per-tool extraction
 //
 //   - Tool-calling agents (agents.OpenAIFunctionsAgent, any chain sending
