@@ -1,6 +1,12 @@
 package compact
 
-import "fmt"
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/tmc/langchaingo/llms"
+)
 
 // CallOption configures one [Compactor.Compact] or [Compactor.CompactNow]
 // call. Options are applied in order; nil options are ignored.
@@ -9,6 +15,41 @@ type CallOption func(*callOptions)
 type callOptions struct {
 	ids     []string
 	omitted int
+	gate    SummarizeGate
+	sent    []llms.MessageContent
+	sentTo  llms.Model
+}
+
+// WithLastSent tells the engine what the caller last sent to model (the
+// previous call's messages, exactly), so that a summarizer asking the same
+// model can send it as the unchanged prefix of its request and hit the
+// provider's prompt cache (summary.Request.Sent; llmsummary's cache-safe
+// request). The middleware passes it on every call. msgs is not modified
+// or retained past the call. Default: none.
+func WithLastSent(model llms.Model, msgs []llms.MessageContent) CallOption {
+	return func(o *callOptions) { o.sentTo, o.sent = model, msgs }
+}
+
+// A SummarizeGate is asked, once per compaction and with the call's
+// context, just before the engine calls its summarizer (never when it has
+// none, or when the compaction needs no summary); reason is the
+// compaction's ([ReasonTrigger], ...). It returns nil to let the
+// summarizer run, an error wrapping [ErrSkipSummarizer] to have the
+// rule-based digest written instead (mode rule, no summarizer call), or
+// any other error to abandon the compaction: Compact then returns that
+// error (wrapped) and leaves the session as it was. Adapters sharing a
+// session across processes use it to run one summarizer call per
+// compaction (see store.NewSummarizeGate).
+type SummarizeGate func(ctx context.Context, reason string) error
+
+// ErrSkipSummarizer, returned by a [SummarizeGate], makes the compaction
+// use the rule-based digest instead of the summarizer.
+var ErrSkipSummarizer = errors.New("compact: summarizer skipped by the gate")
+
+// WithSummarizeGate sets the gate asked before the summarizer runs (see
+// [SummarizeGate]). Default: none, the summarizer always runs.
+func WithSummarizeGate(g SummarizeGate) CallOption {
+	return func(o *callOptions) { o.gate = g }
 }
 
 // WithMessageIDs gives the stable ids of the input messages, index for

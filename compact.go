@@ -166,6 +166,7 @@ func (c *Compactor) runLocked(ctx context.Context, s *Session, in []llms.Message
 	if err != nil {
 		return nil, nil, err
 	}
+	w.gate, w.sent, w.sentTo = co.gate, co.sent, co.sentTo
 	restarted := w.apply(st, co.omitted > 0)
 	convLen := len(w.msgs) + co.omitted
 	tokens := w.total()

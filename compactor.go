@@ -106,6 +106,7 @@ func (o *options) resolve() (int, error) {
 			o.reservedOutput = window / 4
 		}
 	}
+	o.derivePolicy(window - o.reservedOutput)
 	if err := o.check(window); err != nil {
 		return 0, err
 	}
@@ -113,6 +114,22 @@ func (o *options) resolve() (int, error) {
 		o.preserveFloor = o.preserveRecent
 	}
 	return window, nil
+}
+
+// derivePolicy sets the cost-aware policy (see LargeBudget) where the
+// caller left the trigger and the summary cap to their defaults and, for
+// the trigger, the emergency ratio leaves room for it.
+func (o *options) derivePolicy(budget int) {
+	trigger, reset := SmallTriggerRatio, SmallResetRatio
+	if budget >= LargeBudget {
+		trigger, reset = LargeTriggerRatio, LargeResetRatio
+		if !o.summarySet {
+			o.maxSummaryTokens = LargeMaxSummaryTokens
+		}
+	}
+	if !o.triggerSet && o.emergency >= trigger {
+		o.trigger, o.reset = trigger, reset
+	}
 }
 
 // check returns the first option out of its range, named.
@@ -161,6 +178,14 @@ func (c *Compactor) Window() int { return c.window }
 
 // Budget returns the available budget: window - reserved output, in tokens.
 func (c *Compactor) Budget() int { return c.budget }
+
+// Trigger returns the trigger and reset ratios in force: those of
+// WithTrigger, or the defaults derived from the budget.
+func (c *Compactor) Trigger() (trigger, reset float64) { return c.o.trigger, c.o.reset }
+
+// MaxSummaryTokens returns the summary cap option in force (before the 10%
+// of the budget bound; see SummaryCap).
+func (c *Compactor) MaxSummaryTokens() int { return c.o.maxSummaryTokens }
 
 // Counter returns the token counter (shared, safe for concurrent use).
 func (c *Compactor) Counter() *budget.TokenCounter { return c.counter }

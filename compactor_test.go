@@ -60,11 +60,43 @@ func TestDefaults(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 128_000, c.Window())
 	assert.Equal(t, 128_000-4_096, c.Budget())
-	assert.Equal(t, 500, c.SummaryCap())
+	assert.Equal(t, LargeMaxSummaryTokens, c.SummaryCap(), "a large budget takes the large policy's summary cap")
+	tr, rs := c.Trigger()
+	assert.Equal(t, [2]float64{LargeTriggerRatio, LargeResetRatio}, [2]float64{tr, rs})
 	small, err := New(WithContextWindow(2_000))
 	require.NoError(t, err)
 	assert.Equal(t, 1_500, small.Budget(), "reserved output defaults to a quarter of small windows")
 	assert.Equal(t, 150, small.SummaryCap(), "summary cap is 10% of the budget")
+}
+
+// TestDerivedPolicy: the cost-aware policy follows the budget, only where
+// the caller left the trigger and the summary cap alone.
+func TestDerivedPolicy(t *testing.T) {
+	tests := []struct {
+		name           string
+		opts           []Option
+		trigger, reset float64
+		maxSummary     int
+	}{
+		{"16k", []Option{WithContextWindow(16_000)}, SmallTriggerRatio, SmallResetRatio, DefaultMaxSummaryTokens},
+		{"just below", []Option{WithContextWindow(LargeBudget + 4_095)}, SmallTriggerRatio, SmallResetRatio, DefaultMaxSummaryTokens},
+		{"at the threshold", []Option{WithContextWindow(LargeBudget + 4_096)}, LargeTriggerRatio, LargeResetRatio, LargeMaxSummaryTokens},
+		{"32k", []Option{WithContextWindow(32_000)}, LargeTriggerRatio, LargeResetRatio, LargeMaxSummaryTokens},
+		{"32k, specification kept", []Option{WithContextWindow(32_000), WithTrigger(0.80, 0.70)}, 0.80, 0.70, LargeMaxSummaryTokens},
+		{"32k, own cap", []Option{WithContextWindow(32_000), WithMaxSummaryTokens(500)}, LargeTriggerRatio, LargeResetRatio, 500},
+		{"16k, low emergency", []Option{WithContextWindow(16_000), WithEmergencyRatio(0.85)}, DefaultTriggerRatio, DefaultResetRatio, DefaultMaxSummaryTokens},
+		{"16k, specification kept", []Option{WithContextWindow(16_000), WithTrigger(0.80, 0.70)}, 0.80, 0.70, DefaultMaxSummaryTokens},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := New(tt.opts...)
+			require.NoError(t, err)
+			tr, rs := c.Trigger()
+			assert.Equal(t, tt.trigger, tr)
+			assert.Equal(t, tt.reset, rs)
+			assert.Equal(t, tt.maxSummary, c.MaxSummaryTokens())
+		})
+	}
 }
 
 // conversation returns a system prompt, a task and rounds of tool calls

@@ -2,6 +2,7 @@ package compact
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 
@@ -19,7 +20,11 @@ func (c *Compactor) dropAndSummarize(ctx context.Context, w *work, ns *sessionSt
 	if len(newDrops) == 0 {
 		return nil
 	}
-	rec, calls, reports, sumErr := c.summarize(ctx, w, ns.latest(), newDrops)
+	skip, err := c.askGate(ctx, w, ev.Reason)
+	if err != nil {
+		return err
+	}
+	rec, calls, reports, sumErr := c.summarize(ctx, w, ns.latest(), newDrops, skip)
 	ev.SummarizerCalls, ev.Calls = calls, reports
 	if sumErr != nil {
 		if ctx.Err() != nil {
@@ -41,6 +46,23 @@ func (c *Compactor) dropAndSummarize(ctx context.Context, w *work, ns *sessionSt
 	w.setSummary(rec)
 	ev.Mode, ev.Dropped, ev.SummaryID = rec.Mode, len(newDrops), rec.ID
 	return nil
+}
+
+// askGate asks the call's summarize gate, if any, whether the summarizer
+// may run: skip is true when the gate says to use the rule-based digest;
+// any other error of the gate abandons the compaction.
+func (c *Compactor) askGate(ctx context.Context, w *work, reason string) (skip bool, err error) {
+	if w.gate == nil || c.summarizer == nil {
+		return false, nil
+	}
+	err = w.gate(ctx, reason)
+	switch {
+	case err == nil:
+		return false, nil
+	case errors.Is(err, ErrSkipSummarizer):
+		return true, nil
+	}
+	return false, fmt.Errorf("compact: the summarize gate stopped the compaction: %w", err)
 }
 
 // kindOf classifies the unit u for the priority table.

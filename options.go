@@ -25,12 +25,34 @@ const (
 	DefaultChainRetention = 8
 )
 
+// The cost-aware policy, chosen by measurement with prompt caching
+// (docs/eval/report.md, "Cost and the default policy"). With prompt
+// caching a compaction costs one full-price pass over the new context, so
+// compacting often and shallowly saves little. Without WithTrigger, a
+// budget of at least LargeBudget tokens compacts from LargeTriggerRatio
+// down to LargeResetRatio (a deep compaction that frees enough to pay for
+// its cache miss), with summaries of up to LargeMaxSummaryTokens (without
+// WithMaxSummaryTokens) since they cover more; a smaller budget, where no
+// deeper policy kept every fact category at 95% or more, compacts from
+// SmallTriggerRatio down to SmallResetRatio: as deep as the
+// specification's 0.80 / 0.70, less often.
+const (
+	LargeBudget           = 24_000
+	LargeTriggerRatio     = 0.80
+	LargeResetRatio       = 0.20
+	LargeMaxSummaryTokens = 800
+	SmallTriggerRatio     = 0.90
+	SmallResetRatio       = 0.70
+)
+
 type options struct {
 	model            string
 	window           int
 	reservedOutput   int
 	reservedSet      bool
 	trigger, reset   float64
+	triggerSet       bool // WithTrigger given: no derived ratios
+	summarySet       bool // WithMaxSummaryTokens given
 	emergency        float64
 	minMessages      int
 	preserveRecent   int
@@ -75,9 +97,13 @@ func WithReservedOutput(tokens int) Option {
 
 // WithTrigger sets the trigger ratio (compact at or above it) and the reset
 // ratio (aim for at most it after compacting). 0 < reset < trigger <= 1.
-// Default 0.80, 0.70.
+// Default: derived from the budget (window minus reserved output):
+// LargeTriggerRatio, LargeResetRatio (0.80, 0.20) for budgets of at least
+// LargeBudget tokens, SmallTriggerRatio, SmallResetRatio (0.90, 0.70)
+// below; WithTrigger(DefaultTriggerRatio, DefaultResetRatio), the
+// specification's 0.80, 0.70, keeps its policy at every size.
 func WithTrigger(trigger, reset float64) Option {
-	return func(o *options) { o.trigger, o.reset = trigger, reset }
+	return func(o *options) { o.trigger, o.reset, o.triggerSet = trigger, reset, true }
 }
 
 // WithEmergencyRatio sets the ratio at or above which compaction runs despite
@@ -101,8 +127,12 @@ func WithCooldown(messages int) Option { return func(o *options) { o.cooldown = 
 func WithMaxChainDepth(depth int) Option { return func(o *options) { o.maxDepth = depth } }
 
 // WithMaxSummaryTokens caps a summary; the effective cap is
-// min(n, 10% of the available budget). Must be >= 1. Default 500.
-func WithMaxSummaryTokens(n int) Option { return func(o *options) { o.maxSummaryTokens = n } }
+// min(n, 10% of the available budget). Must be >= 1. Default 500, or
+// LargeMaxSummaryTokens (800) for budgets of at least LargeBudget tokens
+// (see WithTrigger).
+func WithMaxSummaryTokens(n int) Option {
+	return func(o *options) { o.maxSummaryTokens, o.summarySet = n, true }
+}
 
 // WithSummaryInputCap caps the transcript sent to an LLM summarizer, oldest
 // messages trimmed first. Must be >= 1. Default 8,000 tokens.

@@ -19,7 +19,11 @@ import (
 // record (Mode fallback) together with the error. It also returns how many
 // model calls the summarizer made (at least 1 when there is a summarizer)
 // and the reports of those calls.
-func (c *Compactor) summarize(ctx context.Context, w *work, prev *SummaryRecord, idx []int) (SummaryRecord, int, []summary.Call, error) {
+func (c *Compactor) summarize(ctx context.Context, w *work, prev *SummaryRecord, idx []int, skip bool) (SummaryRecord, int, []summary.Call, error) {
+	summarizer := c.summarizer
+	if skip {
+		summarizer = nil // the gate said: the rule-based digest
+	}
 	req := SummarizeRequest{
 		Messages:       make([]llms.MessageContent, len(idx)),
 		MessageIDs:     make([]string, len(idx)),
@@ -29,6 +33,9 @@ func (c *Compactor) summarize(ctx context.Context, w *work, prev *SummaryRecord,
 		MaxInputTokens: c.o.summaryInputCap,
 		Count:          c.counter.Count,
 		Extractors:     c.registry,
+	}
+	if w.sent != nil {
+		req.Sent, req.SentTo, req.SentWindow = w.sent, w.sentTo, c.window
 	}
 	for k, i := range idx {
 		req.Messages[k] = msg.Clone(w.msgs[i])
@@ -41,7 +48,7 @@ func (c *Compactor) summarize(ctx context.Context, w *work, prev *SummaryRecord,
 	var err error
 	calls := 0
 	var reports []summary.Call
-	if c.summarizer != nil {
+	if summarizer != nil {
 		var mu sync.Mutex
 		done := false
 		req.OnCall = func(_ context.Context, call summary.Call) {
@@ -54,7 +61,7 @@ func (c *Compactor) summarize(ctx context.Context, w *work, prev *SummaryRecord,
 				reports = append(reports, call)
 			}
 		}
-		rec, err = c.summarizer.Summarize(ctx, req)
+		rec, err = summarizer.Summarize(ctx, req)
 		mu.Lock()
 		done = true
 		mu.Unlock()
@@ -66,7 +73,7 @@ func (c *Compactor) summarize(ctx context.Context, w *work, prev *SummaryRecord,
 			err = fmt.Errorf("summarizer returned %d tokens, cap %d", c.counter.Count(rec.Summary), req.MaxTokens)
 		}
 	}
-	if c.summarizer == nil || err != nil {
+	if summarizer == nil || err != nil {
 		var rerr error
 		rec, rerr = c.rule.Summarize(ctx, req)
 		if rerr != nil {

@@ -29,7 +29,10 @@ type work struct {
 	idSet   map[string]struct{} // the ids of this call, built when needed
 	summary *llms.MessageContent
 	sumTok  int
-	base    int // tokens of an empty list (reply priming)
+	base    int           // tokens of an empty list (reply priming)
+	gate    SummarizeGate // the call's, or nil
+	sent    []llms.MessageContent
+	sentTo  llms.Model
 }
 
 func (c *Compactor) newWork(msgs []llms.MessageContent, src []int, nIn int, ids []string, inTok []int) *work {

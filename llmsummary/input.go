@@ -40,12 +40,7 @@ func (s *Summarizer) buildInput(req summary.Request, count func(string) int) (su
 		return extractors.Format(reg.Extract(call, r.Content))
 	}
 
-	vals := prompts.Values{
-		TotalMessages: len(req.Messages),
-		Depth:         max(req.Depth, 1),
-		Previous:      foldPrevious(req.Previous),
-		MaxTokens:     req.MaxTokens,
-	}
+	vals := promptValues(req)
 	for _, m := range req.Messages {
 		vals.TotalTokens += rawTokens(m, count)
 	}
@@ -81,6 +76,16 @@ func (s *Summarizer) buildInput(req summary.Request, count func(string) int) (su
 		llms.TextParts(llms.ChatMessageTypeHuman, user),
 	}
 	return in, nil
+}
+
+// promptValues are the prompt's values of req, before its transcript.
+func promptValues(req summary.Request) prompts.Values {
+	return prompts.Values{
+		TotalMessages: len(req.Messages),
+		Depth:         max(req.Depth, 1),
+		Previous:      foldPrevious(req.Previous),
+		MaxTokens:     req.MaxTokens,
+	}
 }
 
 // transcriptCap returns the tokens the transcript may take: the request's

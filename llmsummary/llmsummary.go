@@ -191,7 +191,11 @@ func (s *Summarizer) Summarize(ctx context.Context, req summary.Request) (rec su
 	st.CutMessages += in.cut
 	var modelErrs []error
 	for mi := range s.models {
-		rec, fatal, err := s.tryModel(ctx, req, in, mi, count, &st)
+		inM := in
+		if cs, ok := s.cacheSafeInput(req, mi, count); ok {
+			inM = cs
+		}
+		rec, fatal, err := s.tryModel(ctx, req, inM, mi, count, &st)
 		switch {
 		case err == nil:
 			if mi > 0 {

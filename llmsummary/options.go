@@ -12,14 +12,33 @@ import (
 type Option func(*config)
 
 type config struct {
-	retry  RetryPolicy
-	sleep  func(ctx context.Context, d time.Duration) error
-	now    func() time.Time
-	prompt prompts.Template
-	log    *slog.Logger
-	window int
-	names  []string
+	retry     RetryPolicy
+	sleep     func(ctx context.Context, d time.Duration) error
+	now       func() time.Time
+	prompt    prompts.Template
+	log       *slog.Logger
+	window    int
+	names     []string
+	cacheSafe CacheSafe
 }
+
+// CacheSafe says when the summarizer sends a cache-safe request (see
+// [WithCacheSafe]).
+type CacheSafe int
+
+const (
+	// CacheSafeAuto, the default, sends a cache-safe request to the model
+	// the conversation was last sent to (summary.Request.SentTo, such as
+	// the model the middleware wraps, when it is also the summarizer): the
+	// one case where the provider's cache surely holds the prefix.
+	CacheSafeAuto CacheSafe = iota
+	// CacheSafeOff always sends the capped, redacted transcript.
+	CacheSafeOff
+	// CacheSafeOn sends a cache-safe request to every model whenever the
+	// request carries the conversation as last sent: for a summarizer that
+	// is another client of the same model and account (the same cache).
+	CacheSafeOn
+)
 
 // WithRetryPolicy replaces the retry policy of model calls. Default
 // [DefaultRetryPolicy]: one retry of transport errors after 250 ms x
@@ -61,6 +80,17 @@ func WithPrompt(t prompts.Template) Option {
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) { c.log = l }
 }
+
+// WithCacheSafe sets when a request is cache-safe: the conversation
+// exactly as the agent last sent it (summary.Request.Sent, unchanged and
+// unredacted: that model already received it) followed by one instruction
+// naming the messages to summarize, so that the provider's prompt cache
+// serves all but the instruction. Its input cap is the model's window
+// (summary.Request.SentWindow, and WithWindow when set) minus the reply
+// cap; a request whose conversation does not fit, or that names messages
+// the conversation does not show, falls back to the transcript. The reply
+// is validated and redacted as always. Default [CacheSafeAuto].
+func WithCacheSafe(mode CacheSafe) Option { return func(c *config) { c.cacheSafe = mode } }
 
 // WithWindow sets the context window, in tokens, of the smallest summarizer
 // model. The transcript sent is then at most min(request MaxInputTokens,

@@ -31,6 +31,10 @@ func (m *Memory) syncState(ctx context.Context) error {
 	loaded, ver := m.loaded, m.version
 	m.mu.Unlock()
 	if loaded {
+		// One round trip when the history reads the state's version too.
+		if v, ok, err := m.refreshVersion(ctx, true); err != nil || (ok && v == ver) {
+			return err
+		}
 		v, err := m.store.Version(ctx, m.o.sessionID)
 		if err != nil {
 			return fmt.Errorf("memory: read state version of session %q: %w", m.o.sessionID, err)
@@ -148,79 +152,105 @@ func (m *Memory) runEngine(ctx context.Context, force string, pend *pendingInput
 		return nil, nil, m.cErr
 	}
 	for range maxSaveAttempts {
-		if err := m.syncState(ctx); err != nil {
-			return nil, nil, err
+		res, persistErr, err, again := m.engineAttempt(ctx, force, pend)
+		if !again {
+			return res, persistErr, err
 		}
-		m.mu.Lock()
-		if pend != nil {
-			if err := m.checkInputLocked(pend); err != nil {
-				m.mu.Unlock()
-				return nil, nil, err
-			}
-		}
-		call := m.engineCallLocked(pend, true)
-		opts := []compact.CallOption{compact.WithMessageIDs(call.ids), compact.WithOmitted(call.omitted)}
-		sess, gen, n := m.sess, m.gen, len(m.entries)
-		m.mu.Unlock()
-		var raw *compact.Result
-		if force != "" {
-			raw, err = m.c.CompactNow(ctx, sess, call.msgs, force, opts...)
-		} else {
-			raw, err = m.c.Compact(ctx, sess, call.msgs, opts...)
-		}
-		if err != nil {
-			if pend != nil && errors.Is(err, compact.ErrBudgetTooSmall) {
-				return nil, nil, fmt.Errorf("memory: input of %d tokens does not fit the budget of %d tokens beside what the engine keeps: %w: %w",
-					pend.tok, m.c.Budget(), ErrInputTooLarge, err)
-			}
-			return nil, nil, fmt.Errorf("memory: compact session %q: %w", m.o.sessionID, err)
-		}
-		inputErr := call.pendingError(raw)
-		res = call.strip(raw, m.c.Counter())
-		m.mu.Lock()
-		if m.gen != gen {
-			m.mu.Unlock()
-			continue // the state was replaced meanwhile: run again on the new one
-		}
-		m.seen = n
-		pos := m.windowPositionsLocked(n, call.from) // before the window moves
-		states := m.windowStatesLocked(&call, res.States)
-		if res.Compacted {
-			m.recordCompactionLocked(res, n, states)
-			m.dirty = true
-		} else if call.from > m.lead {
-			m.moveWindowLocked(n, states) // past the turns the window left
-		}
-		changed := m.dirty
-		m.view = m.buildViewLocked(res, n, call.from, pos)
-		m.noteRefsLocked(res, pos)
-		var st store.State
-		from := m.stored
-		if changed {
-			st = m.stateLocked()
-		}
-		m.mu.Unlock()
-		if !changed {
-			return res, nil, inputErr
-		}
-		v, err := m.store.Save(ctx, st, from)
-		if errors.Is(err, store.ErrConflict) {
-			continue // syncState adopts the newer state on the next attempt
-		}
-		if err != nil {
-			m.log.Error("memory: save compaction state", "session", m.o.sessionID, "err", err)
-			return res, fmt.Errorf("memory: save state of session %q: %w", m.o.sessionID, err), inputErr
-		}
-		m.mu.Lock()
-		if m.gen == gen {
-			m.version = v
-			m.stored = len(st.Chain)
-			m.dirty = false
-		}
-		m.mu.Unlock()
-		return res, nil, inputErr
 	}
 	return nil, nil, fmt.Errorf("memory: compact session %q: %d attempts: %w", m.o.sessionID, maxSaveAttempts, store.ErrConflict)
+}
+
+// engineAttempt is one attempt of runEngine: again reports that another
+// writer stored a newer state meanwhile (the attempt saved nothing), to be
+// adopted by the next attempt. With a store that has leases, the
+// summarizer runs under the session's compaction lease
+// (store.NewSummarizeGate), released once the state is saved.
+func (m *Memory) engineAttempt(ctx context.Context, force string, pend *pendingInput) (res *compact.Result, persistErr, err error, again bool) {
+	if err := m.syncState(ctx); err != nil {
+		return nil, nil, err, false
+	}
+	m.mu.Lock()
+	if pend != nil {
+		if err := m.checkInputLocked(pend); err != nil {
+			m.mu.Unlock()
+			return nil, nil, err, false
+		}
+	}
+	call := m.engineCallLocked(pend, true)
+	opts := []compact.CallOption{compact.WithMessageIDs(call.ids), compact.WithOmitted(call.omitted)}
+	sess, gen, n, ver := m.sess, m.gen, len(m.entries), m.version
+	m.mu.Unlock()
+	gate, release := store.NewSummarizeGate(m.store, m.o.sessionID, m.holder, ver, m.o.lease)
+	defer release(context.WithoutCancel(ctx))
+	if gate != nil {
+		opts = append(opts, compact.WithSummarizeGate(gate))
+	}
+	var raw *compact.Result
+	if force != "" {
+		raw, err = m.c.CompactNow(ctx, sess, call.msgs, force, opts...)
+	} else {
+		raw, err = m.c.Compact(ctx, sess, call.msgs, opts...)
+	}
+	if err != nil {
+		switch {
+		case errors.Is(err, store.ErrConflict):
+			return nil, nil, nil, true // another replica compacted: adopt its state
+		case pend != nil && errors.Is(err, compact.ErrBudgetTooSmall):
+			return nil, nil, fmt.Errorf("memory: input of %d tokens does not fit the budget of %d tokens beside what the engine keeps: %w: %w",
+				pend.tok, m.c.Budget(), ErrInputTooLarge, err), false
+		}
+		return nil, nil, fmt.Errorf("memory: compact session %q: %w", m.o.sessionID, err), false
+	}
+	inputErr := call.pendingError(raw)
+	res = call.strip(raw, m.c.Counter())
+	m.mu.Lock()
+	if m.gen != gen {
+		m.mu.Unlock()
+		return nil, nil, nil, true // the state was replaced meanwhile: run again on the new one
+	}
+	st, from, changed := m.recordResultLocked(res, &call, n)
+	m.mu.Unlock()
+	if !changed {
+		return res, nil, inputErr, false
+	}
+	v, err := m.store.Save(ctx, st, from)
+	if errors.Is(err, store.ErrConflict) {
+		return nil, nil, nil, true // syncState adopts the newer state on the next attempt
+	}
+	if err != nil {
+		m.log.Error("memory: save compaction state", "session", m.o.sessionID, "err", err)
+		return res, fmt.Errorf("memory: save state of session %q: %w", m.o.sessionID, err), inputErr, false
+	}
+	m.mu.Lock()
+	if m.gen == gen {
+		m.version = v
+		m.stored = len(st.Chain)
+		m.dirty = false
+	}
+	m.mu.Unlock()
+	return res, nil, inputErr, false
+}
+
+// recordResultLocked records an engine call's result over the window of
+// n history messages (audit record, window move, cached view, refs) and
+// returns the state to save, the chain index it saves from, and whether
+// the state changed.
+func (m *Memory) recordResultLocked(res *compact.Result, call *engineCall, n int) (store.State, int, bool) {
+	m.seen = n
+	pos := m.windowPositionsLocked(n, call.from) // before the window moves
+	states := m.windowStatesLocked(call, res.States)
+	if res.Compacted {
+		m.recordCompactionLocked(res, n, states)
+		m.dirty = true
+	} else if call.from > m.lead {
+		m.moveWindowLocked(n, states) // past the turns the window left
+	}
+	m.view = m.buildViewLocked(res, n, call.from, pos)
+	m.noteRefsLocked(res, pos)
+	if !m.dirty {
+		return store.State{}, 0, false
+	}
+	return m.stateLocked(), m.stored, true
 }
 
 // recordCompactionLocked appends the audit record of a new summary and

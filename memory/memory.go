@@ -35,10 +35,14 @@ type Memory struct {
 	hist schema.ChatMessageHistory
 	inc  store.IncrementalHistory
 	// store and log are set once by New.
-	store store.Store
-	log   *slog.Logger
-	pool  *Pool
-	own   bool // the pool is private: Close closes it
+	store  store.Store
+	log    *slog.Logger
+	holder string // this Memory's id as a compaction lease holder
+	// ownHistory: the history is the store's own (store.HistoryStore), so
+	// its state version can be read with it (store.VersionedHistory).
+	ownHistory bool
+	pool       *Pool
+	own        bool // the pool is private: Close closes it
 	// The prompt reserve message (WithPromptReserve) and the tokens a
 	// summary message adds to its text, set once by New.
 	reserve    llms.MessageContent
@@ -96,7 +100,7 @@ func New(c *compact.Compactor, opts ...Option) *Memory {
 			opt(&o)
 		}
 	}
-	m := &Memory{c: c, o: o, store: o.store, log: o.logger,
+	m := &Memory{c: c, o: o, store: o.store, log: o.logger, holder: store.NewHolderID(),
 		fullCount: map[string]int{}}
 	if m.c == nil {
 		m.c, m.cErr = compact.New()
@@ -113,7 +117,7 @@ func New(c *compact.Compactor, opts ...Option) *Memory {
 	m.hist = o.history
 	if m.hist == nil {
 		if hs, ok := m.store.(store.HistoryStore); ok {
-			m.hist = hs.History(o.sessionID)
+			m.hist, m.ownHistory = hs.History(o.sessionID), true
 		}
 	}
 	if m.hist == nil {
@@ -569,13 +573,10 @@ func (m *Memory) Stats(ctx context.Context) (compact.Stats, error) {
 // syncForRead loads the stored state at first use (or when a newer version
 // is stored) and reads the history, without running the engine.
 func (m *Memory) syncForRead(ctx context.Context) error {
-	m.mu.Lock()
-	loaded := m.loaded
-	m.mu.Unlock()
-	if !loaded {
-		return m.syncState(ctx)
-	}
-	return m.refresh(ctx)
+	// syncState reloads the state only when the store holds a version this
+	// Memory has not adopted (another replica wrote), so reads show the
+	// stored chain and stats, not a stale copy.
+	return m.syncState(ctx)
 }
 
 // isClosed reports whether Close was called.

@@ -3,6 +3,7 @@ package memory
 import (
 	"github.com/agentcompact/compact/recall"
 	"log/slog"
+	"time"
 
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/schema"
@@ -37,6 +38,7 @@ type options struct {
 	promptReserve  int // < 0: the default, DefaultPromptReserve's text
 	windowTurns    int // < 1: off
 	recall         []recall.Option
+	lease          store.LeaseTiming
 }
 
 func defaultOptions() options {
@@ -196,4 +198,14 @@ func WithPromptReserve(tokens int) Option {
 // mean off (ConversationWindowBuffer takes them for 5).
 func WithWindowTurns(k int) Option {
 	return func(o *options) { o.windowTurns = max(k, 0) }
+}
+
+// WithLeaseTiming sets the compaction lease used with a store that has
+// leases (store.Leaser, such as pgstore's): the lease's ttl, and how long
+// a Memory that finds another replica compacting the same session waits
+// for its state before compacting rule-based (see store.NewSummarizeGate).
+// Defaults store.DefaultLeaseTTL and store.DefaultLeaseWait; values <= 0
+// keep them.
+func WithLeaseTiming(ttl, wait time.Duration) Option {
+	return func(o *options) { o.lease = store.LeaseTiming{TTL: ttl, Wait: wait} }
 }

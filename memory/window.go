@@ -178,46 +178,63 @@ func pointerForm(m llms.ChatMessage) bool {
 
 // refresh reads what the history holds now into the entries.
 func (m *Memory) refresh(ctx context.Context) error {
+	_, _, err := m.refreshVersion(ctx, false)
+	return err
+}
+
+// refreshVersion is refresh that, with withVersion and a history that
+// is its store's store.VersionedHistory, also returns the stored state's
+// version read with the messages (one round trip); ok is false when it
+// could not.
+func (m *Memory) refreshVersion(ctx context.Context, withVersion bool) (version int64, ok bool, err error) {
 	m.histMu.Lock()
 	defer m.histMu.Unlock()
-	if m.inc != nil {
-		m.mu.Lock()
-		from, epoch, known := len(m.entries), m.epoch, m.epochKnown
-		m.mu.Unlock()
-		if !known {
-			from = 0
-		}
-		msgs, e, err := m.inc.MessagesSince(ctx, from)
+	if m.inc == nil {
+		msgs, err := m.hist.Messages(ctx)
 		if err != nil {
-			return fmt.Errorf("memory: read history: %w", err)
+			return 0, false, fmt.Errorf("memory: read history: %w", err)
 		}
-		whole := !known
-		if known && e != epoch {
-			if msgs, e, err = m.inc.MessagesSince(ctx, 0); err != nil {
-				return fmt.Errorf("memory: read history: %w", err)
-			}
-			whole = true
-		}
-		msgs = withoutNil(msgs)
 		m.mu.Lock()
 		defer m.mu.Unlock()
-		if whole {
-			m.replaceAllLocked(msgs)
-		} else {
-			m.appendLocked(msgs)
-		}
-		m.epoch, m.epochKnown = e, true
-		return nil
+		m.histNil = msgs == nil
+		m.replaceAllLocked(withoutNil(msgs))
+		return 0, false, nil
 	}
-	msgs, err := m.hist.Messages(ctx)
-	if err != nil {
-		return fmt.Errorf("memory: read history: %w", err)
+	read := func(from int) ([]llms.ChatMessage, uint64, error) {
+		if vh, isV := m.inc.(store.VersionedHistory); withVersion && isV && m.ownHistory {
+			msgs, e, v, err := vh.MessagesSinceVersion(ctx, from)
+			version, ok = v, err == nil
+			return msgs, e, err
+		}
+		return m.inc.MessagesSince(ctx, from)
 	}
 	m.mu.Lock()
+	from, epoch, known := len(m.entries), m.epoch, m.epochKnown
+	m.mu.Unlock()
+	if !known {
+		from = 0
+	}
+	msgs, e, err := read(from)
+	if err != nil {
+		return 0, false, fmt.Errorf("memory: read history: %w", err)
+	}
+	whole := !known
+	if known && e != epoch {
+		if msgs, e, err = read(0); err != nil {
+			return 0, false, fmt.Errorf("memory: read history: %w", err)
+		}
+		whole = true
+	}
+	msgs = withoutNil(msgs)
+	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.histNil = msgs == nil
-	m.replaceAllLocked(withoutNil(msgs))
-	return nil
+	if whole {
+		m.replaceAllLocked(msgs)
+	} else {
+		m.appendLocked(msgs)
+	}
+	m.epoch, m.epochKnown = e, true
+	return version, ok, nil
 }
 
 // withoutNil returns msgs without its nil entries (msgs itself when it has none).

@@ -63,6 +63,15 @@
 //     compacted as a message list; a single huge user message can only be cut
 //     as a last resort.
 //
+// # Many replicas
+//
+// [WithStore] keeps the sessions' state in a shared store (store/pgstore
+// for PostgreSQL): the session table becomes a cache in front of it, a call
+// that compacts nothing costs one round trip (a version check), a replica
+// adopts the stored session before it compacts, and a compaction's
+// summarizer runs under the session's lease so one call serves all
+// replicas. The recall tool then reads the originals from the store.
+//
 // The conversation history that agents.Executor memory or the conversational
 // agent's "history" variable inject is compacted by package memory, not here.
 package middleware

@@ -29,6 +29,8 @@ type Model struct {
 	o     options
 	table *table
 	tools toolCounter
+	// holder is the Model's id as a compaction lease holder (WithStore).
+	holder string
 }
 
 var (
@@ -50,7 +52,11 @@ func Wrap(next llms.Model, c *compact.Compactor, opts ...Option) *Model {
 			opt(&o)
 		}
 	}
-	return &Model{next: next, c: c, o: o, table: newTable(o.maxSessions, o.ttl, o.now, o.maxOriginalBytes)}
+	m := &Model{next: next, c: c, o: o, table: newTable(o.maxSessions, o.ttl, o.now, o.maxOriginalBytes)}
+	if o.store != nil {
+		m.holder = store.NewHolderID()
+	}
+	return m
 }
 
 // Unwrap returns the wrapped model.
@@ -184,6 +190,9 @@ type prepared struct {
 	in   []llms.MessageContent // the engine's input
 	res  *compact.Result
 	send []llms.MessageContent
+	// calls are the input's tool calls by id, built when an original
+	// needs them.
+	calls map[string]extractors.Call
 }
 
 // ErrNotConfigured is returned by every call of a Model built by Wrap with
@@ -214,7 +223,15 @@ func (m *Model) prepare(ctx context.Context, msgs []llms.MessageContent, info *C
 	sess, created := m.table.get(key)
 	p.id, p.sess = id, sess
 	info.SessionID, info.Explicit, info.NewSession = id, explicit, created
-	res, err := m.c.Compact(ctx, sess, p.in)
+	var res *compact.Result
+	var err error
+	// What this session last sent, for a cache-safe summarizer request.
+	opts := []compact.CallOption{compact.WithLastSent(m.next, m.table.lastSent(key))}
+	if m.o.store != nil {
+		res, err = m.compactStored(ctx, p, key, opts)
+	} else {
+		res, err = m.c.Compact(ctx, sess, p.in, opts...)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("middleware: compact %d messages of session %q: %w", len(msgs), id, err)
 	}
@@ -227,8 +244,11 @@ func (m *Model) prepare(ctx context.Context, msgs []llms.MessageContent, info *C
 		// known to tools.
 		p.key = key
 	}
-	m.keepOriginals(p, res)
+	if err := m.keepOriginals(ctx, p, res); err != nil {
+		return nil, err
+	}
 	m.setResult(p, res, info)
+	m.table.setSent(key, p.send)
 	return p, nil
 }
 
@@ -248,36 +268,45 @@ func (m *Model) setResult(p *prepared, res *compact.Result, info *CallInfo) {
 	}
 }
 
-// keepOriginals keeps the originals of what res compacted, for recall,
-// in the session's entry of the table (explicit sessions only).
-func (m *Model) keepOriginals(p *prepared, res *compact.Result) {
+// keepOriginals keeps the originals of what res compacted, for recall:
+// in the store when it keeps originals (WithStore), else in the session's
+// entry of the table (explicit sessions only).
+func (m *Model) keepOriginals(ctx context.Context, p *prepared, res *compact.Result) error {
+	if _, ok := m.o.store.(store.OriginalStore); ok {
+		return m.putOriginals(ctx, p, res)
+	}
 	if p.key == "" {
-		return
+		return nil
 	}
 	_, orig := m.table.originalsOf(p.key)
 	if orig == nil || (!res.Compacted && !res.Restarted && orig.any()) {
 		// Between compactions nothing new is compacted (I7): the
 		// originals are those of the last compaction, already held.
-		return
+		return nil
 	}
-	var calls map[string]extractors.Call
 	orig.keep(p.in, res.Refs, func(ref string, mc llms.MessageContent) store.Original {
-		if mc.Role == llms.ChatMessageTypeTool {
-			// The functions agent leaves tool results unnamed: name them
-			// after their calls.
-			if calls == nil {
-				calls = extractors.CallsByID(p.in)
-			}
-			mc = msg.Clone(mc)
-			for k, part := range mc.Parts {
-				if r, ok := part.(llms.ToolCallResponse); ok && r.Name == "" {
-					r.Name = calls[r.ToolCallID].Name
-					mc.Parts[k] = r
-				}
+		return m.originalOf(p, ref, mc)
+	})
+	return nil
+}
+
+// originalOf is the recall original of the input message mc under ref.
+func (m *Model) originalOf(p *prepared, ref string, mc llms.MessageContent) store.Original {
+	if mc.Role == llms.ChatMessageTypeTool {
+		// The functions agent leaves tool results unnamed: name them
+		// after their calls.
+		if p.calls == nil {
+			p.calls = extractors.CallsByID(p.in)
+		}
+		mc = msg.Clone(mc)
+		for k, part := range mc.Parts {
+			if r, ok := part.(llms.ToolCallResponse); ok && r.Name == "" {
+				r.Name = p.calls[r.ToolCallID].Name
+				mc.Parts[k] = r
 			}
 		}
-		return recall.OriginalOf(ref, "", mc)
-	})
+	}
+	return recall.OriginalOf(ref, "", mc)
 }
 
 // generate calls the wrapped model with the compacted messages (retrying
@@ -309,7 +338,9 @@ func (m *Model) withRetry(ctx context.Context, p *prepared, info *CallInfo, call
 	if cerr != nil {
 		return fmt.Errorf("middleware: the model rejected the prompt as too long (%w), and the emergency compaction of session %q failed: %w", err, p.id, cerr)
 	}
-	m.keepOriginals(p, res)
+	if err := m.keepOriginals(ctx, p, res); err != nil {
+		return err
+	}
 	m.setResult(p, res, info)
 	if info.SentTokens >= before {
 		m.log(ctx, slog.LevelWarn, "compact: overflow, but the context cannot shrink further", "session", p.id, "tokens", before)

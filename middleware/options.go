@@ -1,9 +1,11 @@
 package middleware
 
 import (
-	"github.com/agentcompact/compact/recall"
 	"log/slog"
 	"time"
+
+	"github.com/agentcompact/compact/recall"
+	"github.com/agentcompact/compact/store"
 )
 
 // Defaults of the options of [Wrap].
@@ -34,6 +36,8 @@ type options struct {
 	retry            bool
 	isOverflow       func(error) bool
 	now              func() time.Time
+	store            store.Store
+	lease            store.LeaseTiming
 }
 
 func defaultOptions() options {

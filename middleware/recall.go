@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/agentcompact/compact/recall"
+	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/tools"
 )
 
@@ -34,6 +35,9 @@ func (m *Model) recallSource(ctx context.Context) (recall.Source, error) {
 	id, ok := SessionFromContext(ctx)
 	if !ok {
 		return nil, fmt.Errorf("middleware: recall: %w", recall.ErrNoSession)
+	}
+	if os, ok := m.o.store.(store.OriginalStore); ok {
+		return recall.StoreSource(os, id), nil
 	}
 	_, orig := m.table.originalsOf(id)
 	if orig == nil || !orig.any() {

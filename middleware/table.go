@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agentcompact/compact"
+	"github.com/tmc/langchaingo/llms"
 )
 
 // table is the bounded session table: an LRU list with an idle TTL, safe for
@@ -25,6 +26,11 @@ type entry struct {
 	s    *compact.Session
 	orig *originals
 	used time.Time
+	ver  int64 // the store's version s was synced at (WithStore)
+	nrec int   // records of the session's chain in the store
+	// sent is what the session's last call sent to the wrapped model
+	// (compact.WithLastSent, for a cache-safe summarizer request).
+	sent []llms.MessageContent
 }
 
 func newTable(max int, ttl time.Duration, now func() time.Time, origMax int) *table {
@@ -79,7 +85,7 @@ func (t *table) put(id string, s *compact.Session) {
 	defer t.mu.Unlock()
 	if el, ok := t.m[id]; ok {
 		e := el.Value.(*entry)
-		e.s, e.orig, e.used = s, newOriginals(t.origMax), t.now()
+		e.s, e.orig, e.used, e.ver, e.nrec = s, newOriginals(t.origMax), t.now(), 0, 0
 		t.ll.MoveToFront(el)
 		return
 	}
@@ -104,6 +110,47 @@ func (t *table) originalsOf(id string) (*compact.Session, *originals) {
 		return nil, nil
 	}
 	return e.s, e.orig
+}
+
+// stored returns the store version and chain length the session of id
+// was last synced at (0, 0 when absent).
+func (t *table) stored(id string) (ver int64, chain int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if el, ok := t.m[id]; ok {
+		e := el.Value.(*entry)
+		return e.ver, e.nrec
+	}
+	return 0, 0
+}
+
+// setStored records the store version and chain length of id's session.
+func (t *table) setStored(id string, ver int64, chain int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if el, ok := t.m[id]; ok {
+		e := el.Value.(*entry)
+		e.ver, e.nrec = ver, chain
+	}
+}
+
+// lastSent returns what id's session last sent, or nil.
+func (t *table) lastSent(id string) []llms.MessageContent {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if el, ok := t.m[id]; ok {
+		return el.Value.(*entry).sent
+	}
+	return nil
+}
+
+// setSent records what id's session sends.
+func (t *table) setSent(id string, msgs []llms.MessageContent) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if el, ok := t.m[id]; ok {
+		el.Value.(*entry).sent = msgs
+	}
 }
 
 // forget removes id; it reports whether it was present.

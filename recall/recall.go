@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/extractors"
@@ -50,6 +51,7 @@ type Tool struct {
 	count       func(string) int
 	searchLimit int
 	logger      *slog.Logger
+	observer    Observer
 }
 
 var _ tools.Tool = (*Tool)(nil)
@@ -139,13 +141,29 @@ func (t *Tool) Description() string { return description }
 // The answer goes to the agent only: the tool never logs recalled text or
 // queries. Every answer is valid UTF-8 within the cap.
 func (t *Tool) Call(ctx context.Context, input string) (string, error) {
+	start := time.Now()
 	if err := ctx.Err(); err != nil {
-		return "", fmt.Errorf("recall: call cancelled: %w", err)
+		err = fmt.Errorf("recall: call cancelled: %w", err)
+		t.observe(ctx, start, request{}, "", OutcomeCancelled, err)
+		return "", err
 	}
 	req := parse(input)
 	if req.note != "" {
-		return t.fit(req.note), nil
+		answer := t.fit(req.note)
+		t.observe(ctx, start, req, answer, "", nil)
+		return answer, nil
 	}
+	answer, outcome, err := t.answer(ctx, req)
+	t.observe(ctx, start, req, answer, outcome, err)
+	if outcome == OutcomeCancelled {
+		return "", err
+	}
+	return answer, nil
+}
+
+// answer answers a well-formed request: the answer, and the outcome when
+// the source could not be read (with its error), else "".
+func (t *Tool) answer(ctx context.Context, req request) (string, string, error) {
 	src, err := t.source(ctx)
 	if err != nil {
 		return t.failure(ctx, "resolve the session's originals", err)
@@ -159,7 +177,7 @@ func (t *Tool) Call(ctx context.Context, input string) (string, error) {
 	if err != nil {
 		return t.failure(ctx, req.op(), err)
 	}
-	return t.fit(answer), nil
+	return t.fit(answer), "", nil
 }
 
 // source resolves the call's Source.
@@ -175,22 +193,23 @@ func (t *Tool) source(ctx context.Context) (Source, error) {
 }
 
 // failure turns an error of the resolver or the source into the call's
-// result: an error when ctx is done, else the one-line answer for it.
-func (t *Tool) failure(ctx context.Context, op string, err error) (string, error) {
+// answer and its outcome: OutcomeCancelled with the error when ctx is done,
+// else the one-line answer for it.
+func (t *Tool) failure(ctx context.Context, op string, err error) (string, string, error) {
 	if cerr := ctx.Err(); cerr != nil {
-		return "", fmt.Errorf("recall: %s: %w", op, errors.Join(cerr, err))
+		return "", OutcomeCancelled, fmt.Errorf("recall: %s: %w", op, errors.Join(cerr, err))
 	}
 	switch {
 	case errors.Is(err, ErrNoSession):
-		return answerNoSession, nil
+		return answerNoSession, OutcomeNoSession, nil
 	case errors.Is(err, ErrNothingCompacted):
-		return answerNothingCompacted, nil
+		return answerNothingCompacted, OutcomeNothingCompacted, nil
 	}
 	if t.logger != nil {
 		t.logger.LogAttrs(ctx, slog.LevelWarn, "recall: could not read the session's originals",
 			slog.String("op", op), slog.String("error", err.Error()))
 	}
-	return answerSourceFailed, nil
+	return answerSourceFailed, OutcomeSourceFailed, err
 }
 
 // notFound reports whether err says the source does not hold a ref.

@@ -45,6 +45,20 @@ type IncrementalHistory interface {
 	AddMessages(ctx context.Context, msgs []llms.ChatMessage) error
 }
 
+// VersionedHistory is an [IncrementalHistory] kept beside its session's
+// [State] in one database, that can also return the State's version (see
+// [Store.Version]) read together with the messages, in one round trip.
+// memory.Memory uses it, when its history is its store's, to read a turn's
+// new messages and check its state in one round trip. The pgstore history
+// implements it.
+type VersionedHistory interface {
+	IncrementalHistory
+	// MessagesSinceVersion is MessagesSince that also returns the version
+	// of the session's State (0 when none is stored), all read from one
+	// snapshot.
+	MessagesSinceVersion(ctx context.Context, from int) ([]llms.ChatMessage, uint64, int64, error)
+}
+
 // HistoryStore is a [Store] that also keeps the sessions' message
 // histories. memory.Memory given such a store with memory.WithStore and no
 // memory.WithChatHistory uses History(sessionID) as its history.

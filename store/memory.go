@@ -18,6 +18,7 @@ type Memory struct {
 	states    map[string]State
 	histories map[string]*ChatHistory
 	originals map[string]*originals
+	leases    map[string]lease
 }
 
 // originals are one session's originals, in insertion order.

@@ -55,6 +55,16 @@ type Request struct {
 	// models concurrently needs it to be safe for concurrent use (the
 	// engine's is).
 	OnCall func(ctx context.Context, c Call)
+	// Sent is the conversation exactly as the agent last sent it to SentTo
+	// (the previous model call's messages), when the adapter knows it, and
+	// SentWindow that model's context window; nil and 0 otherwise. A
+	// summarizer asking SentTo (or a model served by the same prompt cache)
+	// may send Sent unchanged, followed by its instruction, so that the
+	// provider's prefix cache serves the request (llmsummary's cache-safe
+	// request). It must not be modified.
+	Sent       []llms.MessageContent
+	SentTo     llms.Model
+	SentWindow int
 }
 
 // Report passes c to r.OnCall, if set. ctx is the context of the Summarize

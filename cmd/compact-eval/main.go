@@ -73,6 +73,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fset.StringVar(&cfg.llmModel, "llm-model", "gpt-4o-mini", "OpenAI model of the summarizer with -llm openai")
 	fset.StringVar(&cfg.via, "via", viaMiddleware, "how ours is called: middleware (middleware.Wrap around a recording model) or engine (Compactor.Compact)")
 	quiet := fset.Bool("quiet", false, "no progress bar")
+	frontier := fset.Bool("frontier", false, "also evaluate the grid of trigger and reset ratios (ours-rule) and report the cost-retention frontier")
 	if err := fset.Parse(args); err != nil {
 		return config{}, err
 	}
@@ -104,6 +105,13 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	if len(cfg.strategies) == 0 {
 		return config{}, errors.New("-strategies: no strategy given")
+	}
+	if *frontier {
+		for _, g := range frontierStrategies() {
+			if !slices.Contains(cfg.strategies, g) {
+				cfg.strategies = append(cfg.strategies, g)
+			}
+		}
 	}
 	if cfg.workers < 1 {
 		return config{}, fmt.Errorf("-workers: %d must be at least 1", cfg.workers)

@@ -43,6 +43,9 @@ type row struct {
 	cached              int64 // tokens shared with the previous call's prefix
 	cost                [len(cacheFractions)]float64
 	costNoCache         float64
+	sumCached           int64   // summarizer prompt tokens a prefix cache serves
+	costOpenAI          float64 // OpenAI-style automatic prefix caching (pricing.go)
+	costAnthropic       float64 // Anthropic-style cache writes and reads (pricing.go)
 	firstErr            string
 	recall              recallStats // recall coverage and ref tokens (ours)
 }
@@ -170,6 +173,9 @@ func (r *row) addRun(res runResult, p prices) {
 			r.cost[f] += (float64(c.sent-c.cached) + frac*float64(c.cached)) * p.input / 1e6
 		}
 		r.costNoCache += float64(c.sent) * p.input / 1e6
+		r.costOpenAI += openAICallCost(c, p)
+		r.costAnthropic += anthropicCallCost(c, p)
+		r.sumCached += int64(c.sumCached)
 	}
 	r.peak = max(r.peak, runPeak)
 	r.meanPeak += float64(runPeak)
@@ -182,11 +188,12 @@ func (r *row) finish(none *row, sums *retentionSums, p prices) {
 	if r.runs > 0 {
 		r.meanPeak /= float64(r.runs)
 	}
-	sc := (float64(r.sumIn)*p.input + float64(r.sumOut)*p.output) / 1e6
-	for f := range r.cost {
-		r.cost[f] += sc
+	for f, frac := range cacheFractions {
+		r.cost[f] += summarizerCost(r.sumIn, r.sumCached, r.sumOut, frac, p)
 	}
-	r.costNoCache += sc
+	r.costNoCache += summarizerCost(r.sumIn, 0, r.sumOut, 1, p)
+	r.costOpenAI += summarizerCost(r.sumIn, r.sumCached, r.sumOut, openAICachedFraction, p)
+	r.costAnthropic += summarizerCost(r.sumIn, r.sumCached, r.sumOut, anthropicRead, p)
 	for f := range numFactKinds {
 		r.retention[f], r.retMicro[f] = math.NaN(), math.NaN()
 		if r.retRuns[f] > 0 {

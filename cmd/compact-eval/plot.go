@@ -13,7 +13,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// writePlots draws tokens.png and retention.png into dir.
+// writePlots draws tokens.png, retention.png and cost.png into dir.
 func writePlots(ev *evaluation, dir string) error {
 	if err := tokensPlot(ev, filepath.Join(dir, "tokens.png")); err != nil {
 		return fmt.Errorf("tokens plot: %w", err)
@@ -21,7 +21,7 @@ func writePlots(ev *evaluation, dir string) error {
 	if err := retentionPlot(ev, filepath.Join(dir, "retention.png")); err != nil {
 		return fmt.Errorf("retention plot: %w", err)
 	}
-	return nil
+	return writeCostPlot(ev, dir)
 }
 
 // tokensPlot draws the tokens sent per call of the representative run, one

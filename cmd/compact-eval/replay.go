@@ -24,6 +24,7 @@ type callRecord struct {
 	sumCalls   int  // summarizer model calls made for this call
 	sumIn      int  // their prompt tokens
 	sumOut     int  // their reply tokens
+	sumCached  int  // prompt tokens of the summarizer calls served by the provider's prefix cache
 }
 
 // runResult is the replay of one trajectory with one strategy at one window.
@@ -65,11 +66,11 @@ func replayRun(ctx context.Context, file string, msgs []llms.MessageContent, st 
 			break // the caller reports the interruption
 		}
 		in := msgs[:i:i] // a strategy that appends cannot write into msgs
-		c0, in0, out0 := meter.snapshot()
+		c0, in0, out0, ca0 := meter.snapshot()
 		sent, info, err := snd.send(ctx, in)
-		c1, in1, out1 := meter.snapshot()
+		c1, in1, out1, ca1 := meter.snapshot()
 		rec := callRecord{msgIndex: i, origTokens: counter.CountMessages(in),
-			sumCalls: c1 - c0, sumIn: in1 - in0, sumOut: out1 - out0}
+			sumCalls: c1 - c0, sumIn: in1 - in0, sumOut: out1 - out0, sumCached: ca1 - ca0}
 		if err != nil {
 			rec.failed = true
 			if res.firstErr == "" {
@@ -93,6 +94,7 @@ func replayRun(ctx context.Context, file string, msgs []llms.MessageContent, st 
 			}
 		}
 		prev, havePrev = sent, true
+		meter.setLastSent(sent)
 		last, lastSent, lastIn = i, sent, in
 		if rr != nil {
 			lastRes = rr.result(ctx, i, sent)

@@ -34,7 +34,9 @@ func strategyDoc(name string) string {
 	case name == stratOursRule:
 		return "compact, defaults: mask, then drop by priority and summarize with the rule-based digest"
 	case name == stratOursLLM:
-		return "compact with an LLM summarizer (see below)"
+		return "compact with an LLM summarizer (see below) asked with today's capped, redacted transcript (a summarizer that is not the agent's model)"
+	case name == stratOursLLMSame:
+		return "`ours-llm` with the agent's own model as the summarizer: cache-safe requests (the agent's last request, unchanged, plus one instruction; `llmsummary.WithCacheSafe`), whose repeated prefix a provider's cache serves"
 	case isOurs(name) && strings.Contains(name, ":"):
 		base, tuning, _ := strings.Cut(name, ":")
 		return strategyDoc(base) + "; tuned: `" + tuning + "`"
@@ -202,6 +204,9 @@ func printTables(w io.Writer, ev *evaluation) {
 		fmt.Fprintf(w, "\n== window %s: recall of the compacted originals, ref tokens\n", fmtInt(int64(win)))
 		h, rs = tableC(ev.rows, win)
 		textTable(w, h, rs)
+		fmt.Fprintf(w, "\n== window %s: cost with prompt caching, as providers bill it\n", fmtInt(int64(win)))
+		h, rs = tableCost(ev.rows, win)
+		textTable(w, h, rs)
 	}
 	for _, r := range ev.rows {
 		if r.firstErr != "" {
@@ -301,6 +306,7 @@ func renderReport(ev *evaluation) string {
 	}
 	fmt.Fprintf(&b, "\n`ours-llm` summarizer: %s. Its calls and tokens are counted separately and added to the cost (prompt as uncached input, reply as output).\n\n", ev.sumDesc)
 	fmt.Fprintf(&b, "Prices: input $%.2f and output $%.2f per million tokens (gpt-4o). The agent's own replies are the same for every strategy and left out of the cost.\n\n", cfg.prices.input, cfg.prices.output)
+	b.WriteString(pricingMethod)
 
 	if _, ok := findRow(ev.rows, targetWindow, stratNone); ok {
 		fmt.Fprintf(&b, "## Results at a %s window\n\n", windowLabel(targetWindow))
@@ -311,6 +317,7 @@ func renderReport(ev *evaluation) string {
 		}
 		b.WriteString("\n")
 	}
+	writeCostPolicy(&b, ev)
 	writeHeadroom(&b, ev)
 	writeRest(&b, ev)
 	return b.String()
@@ -323,6 +330,7 @@ func writeRest(b *strings.Builder, ev *evaluation) {
 	b.WriteString("## Plots\n\n")
 	fmt.Fprintf(b, "![Tokens sent per call](tokens.png)\n\nTokens sent per call over `%s` at a %s window, one line per strategy; the dashed line is the budget.\n\n", ev.plotRun, windowLabel(ev.plotWindow))
 	b.WriteString("![Retention versus tokens](retention.png)\n\nMean fact retention (the four categories averaged) against input tokens billed over the corpus, one point per strategy and window.\n\n")
+	b.WriteString("![Cost versus retention](cost.png)\n\nCost with prompt caching (cached input at 10%, relative to no compaction) against mean fact retention, one point per strategy and window (shapes as above); the grey points are the `-frontier` grid.\n\n")
 
 	b.WriteString("## All windows\n\n")
 	for _, w := range cfg.windows {
@@ -413,6 +421,10 @@ func writeWindowTables(b *strings.Builder, ev *evaluation, w int) {
 	b.WriteString("\n")
 	h, rs = tableC(ev.rows, w)
 	b.WriteString("Recall of the compacted originals (lossless compaction), and what refs cost:\n\n")
+	markdownTable(b, h, rs)
+	b.WriteString("\n")
+	h, rs = tableCost(ev.rows, w)
+	b.WriteString("Cost with prompt caching, as providers bill it (see Method), against no compaction and langchaingo's oldest-first trimming:\n\n")
 	markdownTable(b, h, rs)
 	b.WriteString("\n")
 }

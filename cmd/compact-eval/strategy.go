@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/budget"
+	"github.com/agentcompact/compact/llmsummary"
 	"github.com/agentcompact/compact/middleware"
 	"github.com/agentcompact/compact/recall"
 	"github.com/agentcompact/compact/store"
@@ -24,10 +25,18 @@ const (
 	stratOursMask = "ours-mask"
 	stratOursRule = "ours-rule"
 	stratOursLLM  = "ours-llm"
+	// stratOursLLMSame is ours-llm with the agent's own model as the
+	// summarizer: cache-safe summarizer requests (llmsummary.WithCacheSafe).
+	stratOursLLMSame = "ours-llm-same"
 )
 
 // defaultStrategies is the default value of -strategies.
-var defaultStrategies = []string{stratNone, stratOldest, stratMaskPre + "10", stratOursMask, stratOursRule, stratOursLLM}
+var defaultStrategies = []string{stratNone, stratOldest, stratMaskPre + "10", stratOursMask, stratOursRule, stratOursLLM, stratOursLLMSame, stratOursSpec}
+
+// stratOursSpec is ours with the specification's policy (trigger 0.80,
+// reset 0.70, summary cap 500) at every window, beside the cost-aware
+// defaults of ours-rule.
+const stratOursSpec = stratOursRule + ":trigger=0.8:reset=0.7:maxsummary=500"
 
 // callInfo is what a sender reports about one call besides the messages.
 type callInfo struct {
@@ -54,8 +63,8 @@ type strategy struct {
 // strategyEnv is what building strategies needs.
 type strategyEnv struct {
 	counter    *budget.TokenCounter
-	summarizer func() (compact.Summarizer, error) // the summarizer of ours-llm
-	via        string                             // viaMiddleware (default) or viaEngine
+	summarizer func(...llmsummary.Option) (compact.Summarizer, error) // the summarizer of ours-llm
+	via        string                                                 // viaMiddleware (default) or viaEngine
 }
 
 // newStrategy builds the named strategy at window.
@@ -89,8 +98,14 @@ func newStrategy(name string, window int, env strategyEnv) (strategy, error) {
 		switch base {
 		case stratOursMask:
 			opts = append(opts, compact.WithMaskOnly(true))
-		case stratOursLLM:
-			s, err := env.summarizer()
+		case stratOursLLM, stratOursLLMSame:
+			var sopts []llmsummary.Option
+			if base == stratOursLLMSame { // the agent's own model: the provider's cache holds its last request
+				sopts = append(sopts, llmsummary.WithCacheSafe(llmsummary.CacheSafeOn))
+			} else {
+				sopts = append(sopts, llmsummary.WithCacheSafe(llmsummary.CacheSafeOff))
+			}
+			s, err := env.summarizer(sopts...)
 			if err != nil {
 				return strategy{}, fmt.Errorf("strategy %s: summarizer: %w", name, err)
 			}

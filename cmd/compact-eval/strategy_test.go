@@ -38,7 +38,7 @@ func TestNewStrategy(t *testing.T) {
 		"mask-last-10": &maskLastN{n: 10},
 		"mask-last-3":  &maskLastN{n: 3},
 	}
-	modes := map[string]string{stratOursMask: compact.ModeMask, stratOursRule: compact.ModeRule, stratOursLLM: compact.ModeLLM, tuned: compact.ModeRule}
+	modes := map[string]string{stratOursMask: compact.ModeMask, stratOursRule: compact.ModeRule, stratOursLLM: compact.ModeLLM, tuned: compact.ModeRule, stratOursSpec: compact.ModeRule, stratOursLLMSame: compact.ModeLLM}
 	for _, name := range append(defaultStrategies, "mask-last-3", tuned) {
 		t.Run(name, func(t *testing.T) {
 			s, err := newStrategy(name, 16_000, env)

@@ -27,24 +27,47 @@ const (
 type sumMeter struct {
 	mu             sync.Mutex
 	calls, in, out int
+	cached         int // prompt tokens repeating the agent's last request
 	failures       int
+	// lastSent is what the agent's last call sent (set by the replay): a
+	// summarizer prompt that starts with it is served by a prefix cache.
+	lastSent []llms.MessageContent
 }
 
-func (m *sumMeter) add(in, out int, failed bool) {
+func (m *sumMeter) add(in, out, cached int, failed bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.calls++
 	m.in += in
 	m.out += out
+	m.cached += cached
 	if failed {
 		m.failures++
 	}
 }
 
-func (m *sumMeter) snapshot() (calls, in, out int) {
+func (m *sumMeter) snapshot() (calls, in, out, cached int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.calls, m.in, m.out
+	return m.calls, m.in, m.out, m.cached
+}
+
+func (m *sumMeter) setLastSent(sent []llms.MessageContent) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.lastSent = sent
+}
+
+// cachedPrefix counts the tokens of msgs' leading messages that repeat the
+// agent's last request, whole (a prefix cache serves them).
+func (m *sumMeter) cachedPrefix(msgs []llms.MessageContent, counter *budget.TokenCounter) int {
+	m.mu.Lock()
+	last := m.lastSent
+	m.mu.Unlock()
+	if len(last) == 0 || len(msgs) < len(last) || commonPrefix(last, msgs) < len(last) {
+		return 0
+	}
+	return counter.CountMessages(last)
 }
 
 type meterKey struct{}
@@ -70,7 +93,7 @@ func (m meteredModel) GenerateContent(ctx context.Context, msgs []llms.MessageCo
 		if err == nil && resp != nil && len(resp.Choices) > 0 && resp.Choices[0] != nil {
 			out = m.counter.Count(resp.Choices[0].Content)
 		}
-		mt.add(m.counter.CountMessages(msgs), out, err != nil)
+		mt.add(m.counter.CountMessages(msgs), out, mt.cachedPrefix(msgs, m.counter), err != nil)
 	}
 	return resp, err
 }
@@ -84,7 +107,7 @@ func (m meteredModel) Call(ctx context.Context, prompt string, opts ...llms.Call
 // summarizer of the engine (llmsummary.New: prompt, transcript,
 // input cap, JSON validation, fitting) is used in every mode; only the
 // model differs.
-func newSummarizerFactory(mode, model string, counter *budget.TokenCounter) (func() (compact.Summarizer, error), string, error) {
+func newSummarizerFactory(mode, model string, counter *budget.TokenCounter) (func(...llmsummary.Option) (compact.Summarizer, error), string, error) {
 	if mode == llmAuto {
 		mode = llmScripted
 		if os.Getenv("OPENAI_API_KEY") != "" {
@@ -93,19 +116,19 @@ func newSummarizerFactory(mode, model string, counter *budget.TokenCounter) (fun
 	}
 	switch mode {
 	case llmScripted:
-		return func() (compact.Summarizer, error) {
-			return scripted.NewSummarizer(meteredModel{next: scripted.Model{Counter: counter}, counter: counter}), nil
+		return func(opts ...llmsummary.Option) (compact.Summarizer, error) {
+			return scripted.NewSummarizerWith(opts, meteredModel{next: scripted.Model{Counter: counter}, counter: counter}), nil
 		}, "the engine's LLM summarizer (llmsummary.New) over an offline scripted model that answers every prompt with the rule-based digest of the messages the prompt's transcript shows, as the schema's JSON", nil
 	case llmOpenAI:
 		if os.Getenv("OPENAI_API_KEY") == "" {
 			return nil, "", errors.New("-llm openai needs OPENAI_API_KEY")
 		}
-		return func() (compact.Summarizer, error) {
+		return func(opts ...llmsummary.Option) (compact.Summarizer, error) {
 			m, err := openai.New(openai.WithModel(model))
 			if err != nil {
 				return nil, fmt.Errorf("openai model %q: %w", model, err)
 			}
-			return llmsummary.New([]llms.Model{meteredModel{next: m, counter: counter}}), nil
+			return llmsummary.New([]llms.Model{meteredModel{next: m, counter: counter}}, opts...), nil
 		}, fmt.Sprintf("the engine's LLM summarizer (llmsummary.New) over OpenAI %s", model), nil
 	}
 	return nil, "", fmt.Errorf("unknown -llm mode %q (auto, scripted, openai)", mode)

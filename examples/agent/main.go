@@ -14,6 +14,7 @@
 //
 //	go run ./examples/agent                       # offline, this project
 //	go run ./examples/agent -llm-summarizer       # offline, LLM-mode summaries
+//	go run ./examples/agent -llm-summarizer -otel # and the OpenTelemetry spans and metrics
 //	go run ./examples/agent -dir ~/src/myproject -window 16000
 //	OPENAI_API_KEY=... go run ./examples/agent -model gpt-4o-mini
 //	go run ./examples/agent -ollama http://localhost:11434 -model llama3.1
@@ -35,11 +36,13 @@ import (
 	"github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/internal/scripted"
 	"github.com/agentcompact/compact/middleware"
+	"github.com/agentcompact/compact/recall"
 	"github.com/tmc/langchaingo/agents"
 	"github.com/tmc/langchaingo/chains"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/ollama"
 	"github.com/tmc/langchaingo/llms/openai"
+	"go.opentelemetry.io/otel/trace"
 )
 
 const defaultTask = "Explore this Go project: list it, find its constructors, read the files that matter, run go vet, and explain in a few sentences what the project does."
@@ -56,6 +59,7 @@ type config struct {
 	dir, model, ollamaURL, task string
 	window, files, maxIter      int
 	offline, llmSummary, quiet  bool
+	otel                        bool
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
@@ -72,6 +76,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.task, "task", defaultTask, "the task given to the agent")
 	fs.BoolVar(&cfg.llmSummary, "llm-summarizer", false, "summarize with the model itself through the engine's LLM summarizer (default: the rule-based digest); offline, the scripted model answers with a JSON summary built from the digest of the transcript it is sent")
 	fs.BoolVar(&cfg.quiet, "quiet", false, "no progress lines while the agent runs")
+	fs.BoolVar(&cfg.otel, "otel", false, "trace and measure compaction with OpenTelemetry (otelcompact) and print the spans and metrics with the stdout exporters at the end")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `Usage: go run ./examples/agent [flags]
 
@@ -178,6 +183,23 @@ func runAgent(ctx context.Context, cfg config, out io.Writer) error {
 	default:
 		opts = append(opts, compact.WithSummarizer(base))
 	}
+	var tel *telemetry
+	var recallOpts []recall.Option
+	if cfg.otel {
+		if tel, err = newTelemetry(); err != nil {
+			return err
+		}
+		opts = append(opts, compact.WithEventHandler(tel.tel.EventHandler()))
+		recallOpts = append(recallOpts, recall.WithObserver(tel.tel.RecallObserver()))
+		var span trace.Span
+		ctx, span = tel.tracer.Start(ctx, "agent run")
+		defer func() {
+			span.End()
+			if ferr := tel.flush(context.WithoutCancel(ctx), out); ferr != nil {
+				fmt.Fprintln(out, "otel:", ferr)
+			}
+		}()
+	}
 	c, err := compact.New(opts...)
 	if err != nil {
 		return fmt.Errorf("compactor: %w", err)
@@ -203,7 +225,7 @@ func runAgent(ctx context.Context, cfg config, out io.Writer) error {
 		if !cfg.quiet {
 			say("%s", progressLine(n, i))
 		}
-	}))
+	}), middleware.WithRecallOptions(recallOpts...))
 
 	fmt.Fprintf(out, "agent: %s over %s\n", name, root)
 	fmt.Fprintf(out, "window %s tokens, budget %s (reply reserve %s), tokenizer %s\n\n",
@@ -213,12 +235,12 @@ func runAgent(ctx context.Context, cfg config, out io.Writer) error {
 	tl := newTools(root, say)
 	// The recall tool, recorded for the report; it finds its session in
 	// the context the executor passes to tools (middleware.WithSession).
-	recall := &recallRecorder{Tool: llm.RecallTool(), built: built, sent: sent, say: say, calls: func() int {
+	recaller := &recallRecorder{Tool: llm.RecallTool(), built: built, sent: sent, say: say, calls: func() int {
 		mu.Lock()
 		defer mu.Unlock()
 		return len(calls)
 	}}
-	tl = append(tl, recall)
+	tl = append(tl, recaller)
 	exec := agents.NewExecutor(agents.NewOpenAIFunctionsAgent(built, tl), agents.WithMaxIterations(cfg.maxIter))
 	const sessionID = "example-agent"
 	start := time.Now()
@@ -230,7 +252,7 @@ func runAgent(ctx context.Context, cfg config, out io.Writer) error {
 	if runErr == nil {
 		fmt.Fprintf(out, "\nAnswer:\n%s\n", indent(answer, "  "))
 	}
-	report(out, c, llm.Session(sessionID), calls, elapsed, func(out io.Writer) { reportRecall(out, recall.used()) })
+	report(out, c, llm.Session(sessionID), calls, elapsed, func(out io.Writer) { reportRecall(out, recaller.used()) })
 	if runErr != nil {
 		return fmt.Errorf("agent run: %w", runErr)
 	}

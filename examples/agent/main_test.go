@@ -134,3 +134,20 @@ func TestHelpDocumentsEveryFlag(t *testing.T) {
 	}
 	assert.Contains(t, errb.String(), "OPENAI_API_KEY")
 }
+
+func TestRunOtel(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go vet needs the go command")
+	}
+	t.Setenv("OPENAI_API_KEY", "")
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"-dir", project(t), "-window", "6000", "-files", "6", "-quiet", "-llm-summarizer", "-otel"}, &out, &errb)
+	require.Equal(t, 0, code, "stderr: %s\nstdout: %s", errb.String(), out.String())
+	s := out.String()
+	_, tel, ok := strings.Cut(s, "\nOpenTelemetry (otelcompact on the stdout exporters")
+	require.True(t, ok, "the telemetry comes after the report")
+	for _, want := range []string{`"Name": "agent run"`, `"Name": "compact.compaction"`, `"Name": "chat `,
+		`"Key": "gen_ai.usage.input_tokens"`, `"Name": "compact.compactions"`, `"Name": "gen_ai.client.token.usage"`} {
+		assert.Contains(t, tel, want)
+	}
+}

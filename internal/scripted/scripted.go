@@ -5,6 +5,7 @@ import (
 	"errors"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/extractors"
@@ -34,7 +35,13 @@ func requestOf(ctx context.Context) *summary.Request {
 // (see [WithRequest]): give it a [Model], or a model that hands its
 // summarizer calls (summary.IsSummarizerCall) to one.
 func NewSummarizer(models ...llms.Model) summary.Summarizer {
-	inner := llmsummary.New(models)
+	return NewSummarizerWith(nil, models...)
+}
+
+// NewSummarizerWith is NewSummarizer with options of the LLM summarizer
+// (such as llmsummary.WithCacheSafe).
+func NewSummarizerWith(opts []llmsummary.Option, models ...llms.Model) summary.Summarizer {
+	inner := llmsummary.New(models, opts...)
 	return summary.Func(func(ctx context.Context, req summary.Request) (summary.Record, error) {
 		return inner.Summarize(WithRequest(ctx, &req), req)
 	})
@@ -145,6 +152,11 @@ func (m Model) Call(ctx context.Context, prompt string, opts ...llms.CallOption)
 // shownMessages returns the messages of req the prompt's transcript
 // shows: from the lowest message number it holds on.
 func shownMessages(req *summary.Request, msgs []llms.MessageContent) []llms.MessageContent {
+	if n := len(msgs); n > 0 && strings.HasPrefix(textOf(msgs[n-1]), llmsummary.CacheSafeTag) {
+		// A cache-safe request: the conversation as sent shows every
+		// message to summarize (llmsummary checked it).
+		return req.Messages
+	}
 	first := len(req.Messages) + 1
 	for _, msg := range msgs {
 		for _, p := range msg.Parts {
@@ -158,6 +170,17 @@ func shownMessages(req *summary.Request, msgs []llms.MessageContent) []llms.Mess
 		}
 	}
 	return req.Messages[min(first-1, len(req.Messages)):]
+}
+
+// textOf is the text of m's text parts.
+func textOf(m llms.MessageContent) string {
+	var b strings.Builder
+	for _, p := range m.Parts {
+		if t, ok := p.(llms.TextContent); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
 }
 
 // participantsOf returns the role labels of msgs, in order of appearance.

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/agentcompact/compact/store"
-	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+	"modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
 )
 
 // migrations are the schema's versions, in order: migrations[i] brings a
@@ -162,12 +162,31 @@ func Open(path string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
 	}
 	s := &Store{db: db}
-	if err := s.migrate(context.Background()); err != nil {
+	if err := s.migrateWhenFree(o.busyTimeout); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
 	}
 	return s, nil
 }
+
+// migrateWhenFree migrates, retrying for up to wait while another
+// connection holds the database: a connection setting the journal mode
+// (the first use of each) gets SQLITE_BUSY at once, without the busy
+// timeout, when processes open a new file together.
+func (s *Store) migrateWhenFree(wait time.Duration) error {
+	deadline := time.Now().Add(wait)
+	for {
+		err := s.migrate(context.Background())
+		var se *sqlite.Error
+		if err == nil || !errors.As(err, &se) || se.Code()&0xff != sqliteBusy || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// sqliteBusy is SQLITE_BUSY, the primary result code of a locked database.
+const sqliteBusy = 5
 
 // migrate brings the database to SchemaVersion, in one transaction.
 func (s *Store) migrate(ctx context.Context) error {

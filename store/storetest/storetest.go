@@ -16,9 +16,9 @@ import (
 )
 
 // Run runs the conformance tests of a [store.Store] as subtests of t, and
-// those of [store.HistoryStore] and [store.OriginalStore] (as RunHistory
-// and RunOriginals do) when the store implements them; they are skipped
-// otherwise.
+// those of [store.HistoryStore], [store.OriginalStore] and [store.Leaser]
+// (as RunHistory, RunOriginals and RunLease do) when the store implements
+// them; they are skipped otherwise.
 //
 // open returns the store under test. It is called once per subtest, from
 // the subtest's goroutine; it may return a new store each time or the same
@@ -39,6 +39,12 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 			t.Skip("the store does not implement store.OriginalStore")
 		}
 		RunOriginals(t, func(t *testing.T) store.OriginalStore { return open(t).(store.OriginalStore) })
+	})
+	t.Run("Lease", func(t *testing.T) {
+		if _, ok := open(t).(store.Leaser); !ok {
+			t.Skip("the store does not implement store.Leaser")
+		}
+		RunLease(t, func(t *testing.T) store.Leaser { return open(t).(store.Leaser) })
 	})
 }
 

@@ -1,0 +1,60 @@
+// Package pgstore keeps compact's shared state in PostgreSQL, so that many
+// replicas of a service serve one conversation: one [Store] serves both
+// adapters, memory.WithStore (the compaction state, the whole summary
+// chain with its audit data, and the full-fidelity history with tool calls
+// and ids) and middleware.WithStore (the sessions' engine state, with the
+// in-process session table as a cache in front of it), and the recall
+// tool's originals.
+//
+//	s, err := pgstore.New(ctx, dsn) // migrates the tables
+//	defer s.Close()
+//	mem := memory.New(c, memory.WithStore(s), memory.WithSessionID("conversation-42"))
+//	llm := middleware.Wrap(model, c, middleware.WithStore(s))
+//
+// It uses github.com/jackc/pgx/v5 through a pgxpool.Pool and implements
+// store.Store, store.HistoryStore (with store.VersionedHistory),
+// store.OriginalStore and store.Leaser; it passes storetest.Run.
+//
+// # Schema
+//
+// The store owns its tables (prefix [DefaultTablePrefix], or
+// [WithTablePrefix]): sessions, summaries, histories, messages, originals
+// and leases, and a schema table recording their version. [New] runs
+// [Store.Migrate], which applies the versioned migrations a database lacks,
+// each in one transaction, under an advisory lock so that replicas starting
+// at once migrate once; a database at a newer version is refused. Sessions
+// are keyed by the SHA-256 of their id, which is data: any bytes up to
+// [MaxSessionIDBytes], passed as a query parameter like every value (no SQL
+// is built from data; the table names come from the validated prefix).
+// Free text is stored as bytea, exactly as given.
+//
+// # Concurrency and crash semantics
+//
+// A Store is safe for concurrent use by goroutines, and any number of
+// processes may share the database. Save is a compare-and-swap on the
+// session's version in one transaction (the state and its new summary
+// records are stored whole or not at all), so two replicas never overwrite
+// each other's compaction: the loser gets store.ErrConflict and the
+// adapters adopt the newer state. A history append is one statement that
+// reserves its positions and writes its messages, so concurrent turns
+// never interleave and a turn's input and reply stay together. Everything
+// a call acknowledged is committed (durable as the server's settings make
+// it); a process killed mid-call leaves the previous state. A compaction
+// lease (store.Leaser) is a row with an expiry on the server's clock: a
+// replica that dies holding one blocks the others' summarizer only until
+// it expires (see store.NewSummarizeGate).
+//
+// # Round trips
+//
+// Load, Version, a history read (with the state's version), an append,
+// PutOriginals, Original, SearchOriginals, TryLease and ReleaseLease are
+// one statement each: one round trip. Save is four (begin, the version
+// check, the writes as one batch, commit). So a middleware call that
+// compacts nothing costs one round trip (the version check), a memory turn
+// two (read the new messages with the state's version; append the turn),
+// and a compaction a bounded few more (lease, save, originals).
+//
+// Every method takes a context and honours its cancellation. Errors say
+// what was attempted and name the server and database, never the DSN's
+// password.
+package pgstore
