@@ -8,16 +8,21 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/tmc/langchaingo/llms"
 )
 
-// corpusDir is the folder of real trajectories (JSONL, the format of
+// corpusDir is the folder, or comma- or os.PathListSeparator-separated list
+// of folders, of real trajectories (JSONL, the format of
 // /work/shared/eval/README.md) read by the corpus-wide measurements. Set it
-// with -corpus or BUDGET_CORPUS; the measurements skip when it is absent.
+// with -corpus or BUDGET_CORPUS; the measurements skip when a folder is
+// absent. See corpusDirs and loadCorpus.
 var corpusDir = flag.String("corpus", envOr("BUDGET_CORPUS", "../../shared/eval/trajectories"),
-	"folder of trajectory JSONL files for corpus-wide measurements")
+	"folder of trajectory JSONL files for corpus-wide measurements; several folders are "+
+		"separated by commas or "+string(os.PathListSeparator)+" and measured together "+
+		"(e.g. -corpus /work/shared/eval/trajectories,/work/shared/eval/frameworks)")
 
 func envOr(key, def string) string {
 	if v := os.Getenv(key); v != "" {
@@ -100,6 +105,41 @@ func loadDir(tb testing.TB, dir string) map[string][]llms.MessageContent {
 			tb.Fatal(err)
 		}
 		out[filepath.Base(f)] = msgs
+	}
+	return out
+}
+
+// corpusDirs returns the folders listed by -corpus (BUDGET_CORPUS), split
+// at commas and os.PathListSeparator, empty items dropped.
+func corpusDirs() []string {
+	return strings.FieldsFunc(*corpusDir, func(r rune) bool {
+		return r == ',' || r == os.PathListSeparator
+	})
+}
+
+// loadCorpus reads every *.jsonl trajectory of the -corpus folders, keyed
+// by folder and file name. It skips tb, naming the folder, when a folder is
+// absent or when none is given, and fails when the folders hold no
+// trajectory.
+func loadCorpus(tb testing.TB) map[string][]llms.MessageContent {
+	tb.Helper()
+	dirs := corpusDirs()
+	if len(dirs) == 0 {
+		tb.Skip("no corpus folder given (set -corpus or BUDGET_CORPUS)")
+	}
+	for _, dir := range dirs {
+		if _, err := os.Stat(dir); err != nil {
+			tb.Skipf("corpus folder %s absent (set -corpus or BUDGET_CORPUS): %v", dir, err)
+		}
+	}
+	out := make(map[string][]llms.MessageContent)
+	for _, dir := range dirs {
+		for name, msgs := range loadDir(tb, dir) {
+			out[filepath.Join(dir, name)] = msgs
+		}
+	}
+	if len(out) == 0 {
+		tb.Fatalf("no *.jsonl in %s", strings.Join(dirs, ", "))
 	}
 	return out
 }

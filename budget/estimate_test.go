@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -91,18 +90,17 @@ func ratioTable(o200k, est, chars4, bytes3 []int) (string, ratioStats) {
 }
 
 // TestEstimateAgainstO200k measures EstimateTokens against o200k_base on
-// every message of the trajectory corpus (-corpus or BUDGET_CORPUS; skipped
-// when absent) and prints the table quoted in doc.go:
+// every message of the trajectory corpus (-corpus or BUDGET_CORPUS, one
+// folder or a comma-separated list measured together; skipped when a folder
+// is absent) and prints the table quoted in doc.go:
 //
 //	go test -run TestEstimateAgainstO200k -v ./budget/
+//	go test -run TestEstimateAgainstO200k -v ./budget/ -corpus dir1,dir2
 func TestEstimateAgainstO200k(t *testing.T) {
-	if _, err := os.Stat(*corpusDir); err != nil {
-		t.Skipf("corpus folder %s absent (set -corpus or BUDGET_CORPUS): %v", *corpusDir, err)
-	}
-	trajs := loadDir(t, *corpusDir)
-	require.NotEmpty(t, trajs, "no *.jsonl in %s", *corpusDir)
+	trajs := loadCorpus(t)
 	table, st := ratioTable(measureEstimate(t, trajs))
-	t.Logf("per-message ratio to o200k_base, %d trajectories in %s:\n%s", len(trajs), *corpusDir, table)
+	t.Logf("per-message ratio to o200k_base, %d trajectories in %s:\n%s",
+		len(trajs), strings.Join(corpusDirs(), ", "), table)
 	assert.GreaterOrEqual(t, st.p5, 1.0, "p5 of estimate/o200k")
 	assert.LessOrEqual(t, st.under, 0.02, "share of messages undercounted")
 }

@@ -38,6 +38,7 @@ func TestWriteCSV(t *testing.T) {
 		"summarizer_out": "5", "budget_violations": "0", "pair_violations": "0", "errors": "1", "prefix_stable": "1",
 		"cached_tokens": "90", "paths_present": "3", "paths_visible": "3", "exceptions_present": "1",
 		"exceptions_visible": "0", "exit_statuses_present": "2", "exit_statuses_visible": "1",
+		"identifiers_present": "0", "identifiers_visible": "0",
 		"instructions_present": "4", "instructions_visible": "4",
 		"recall_originals": "5", "recall_by_ref": "4", "recall_searchable": "3", "recall_by_search": "3",
 		"recall_checkpoints": "2", "recall_failed_checks": "1", "ref_tokens": "42",

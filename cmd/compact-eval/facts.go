@@ -20,10 +20,11 @@ const (
 	factExceptions
 	factExits
 	factInstructions
+	factIdentifiers
 	numFactKinds
 )
 
-var factNames = [numFactKinds]string{"paths", "exceptions", "exit statuses", "instructions"}
+var factNames = [numFactKinds]string{"paths", "exceptions", "exit statuses", "instructions", "identifiers"}
 
 // String returns the category's name.
 func (k factKind) String() string {
@@ -57,6 +58,10 @@ var factDefinitions = [numFactKinds]string{
 		"user messages, white space collapsed, at least 20 bytes long, that contain one of: must, should, do not, don't, never, " +
 		"always, make sure, ensure, please, only, avoid, remember, required, need to, important. Distinct sentences per run. " +
 		"*Visible* when the sentence's first 60 bytes occur in the white-space-collapsed text sent.",
+	"**Identifiers returned by tools.** In tool outputs that are JSON (an object or an array, possibly nested), the string " +
+		"and integer values of the keys `id`, `*_id`, `*_ids`, `*_number`, `*Id`, `*ID`, `*Ids` and `*Number` (arrays of them " +
+		"included), at least 3 bytes long and without white space: reservation ids, user ids, payment ids, flight numbers. " +
+		"Distinct values per run. *Visible* when the value occurs anywhere in the text sent.",
 }
 
 // fact is one fact of the original conversation.
@@ -121,6 +126,9 @@ func extractFacts(msgs []llms.MessageContent) []fact {
 				}
 				for _, name := range exceptionNames(p.Content, code != "") {
 					add(fact{kind: factExceptions, key: name})
+				}
+				for _, id := range jsonIdentifiers(p.Content) {
+					add(fact{kind: factIdentifiers, key: id})
 				}
 			case llms.TextContent:
 				if m.Role != llms.ChatMessageTypeHuman {
@@ -244,7 +252,7 @@ var anyExitRe = regexp.MustCompile(`<returncode>(-?\d+)</returncode>|(?i)\b(?:ex
 // visible reports whether f is visible in v (see factDefinitions).
 func (v sentView) visible(f fact) bool {
 	switch f.kind {
-	case factPaths, factExceptions, factInstructions:
+	case factPaths, factExceptions, factInstructions, factIdentifiers:
 		return strings.Contains(v.flat, f.key)
 	case factExits:
 		if out, ok := v.outputs[f.key]; ok {

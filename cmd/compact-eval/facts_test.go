@@ -113,13 +113,13 @@ func TestMeasureRetention(t *testing.T) {
 	orig := conversation()
 	all := measureRetention(orig, orig)
 	assert.Equal(t, all.present, all.visible, "everything sent: everything visible")
-	assert.Equal(t, [numFactKinds]int{3, 1, 1, 1}, all.present)
+	assert.Equal(t, [numFactKinds]int{3, 1, 1, 1, 0}, all.present)
 
 	// Only the system prompt and the last round: the first call's path, the
 	// instruction, the exception and the exit status are gone.
 	tail := append([]llms.MessageContent{orig[0]}, orig[6:]...)
 	r := measureRetention(orig, tail)
-	assert.Equal(t, [numFactKinds]int{1, 0, 0, 0}, r.visible)
+	assert.Equal(t, [numFactKinds]int{1, 0, 0, 0, 0}, r.visible)
 	require.Equal(t, all.present, r.present)
 }
 
@@ -127,4 +127,22 @@ func TestPrefixBytes(t *testing.T) {
 	assert.Equal(t, "ab", prefixBytes("abc", 2))
 	assert.Equal(t, "a", prefixBytes("aé", 2), "never splits a rune")
 	assert.Equal(t, "abc", prefixBytes("abc", 10))
+}
+
+func TestJSONIdentifiers(t *testing.T) {
+	out := `{"reservation_id": "QX4Z2K", "user_id": "mia_li_3668", "flights": [{"flight_number": "HAT136", "price": 152}],
+		"payment_history": [{"payment_id": "credit_card_4421486", "amount": 305}], "orderId": 123456, "reservation_ids": ["AB1", "CD2"],
+		"status": "active", "id": 7, "note_id": "has space", "Identity": "NOTANID"}`
+	assert.Equal(t, []string{"HAT136", "123456", "credit_card_4421486", "QX4Z2K", "AB1", "CD2", "mia_li_3668"}, jsonIdentifiers(out))
+	assert.Nil(t, jsonIdentifiers("Error: not enough seats on flight HAT229"), "text is not JSON")
+	assert.Nil(t, jsonIdentifiers(`{"id": "abc"`), "invalid JSON")
+	assert.Equal(t, []string{"r1a", "r2b"}, jsonIdentifiers(`[{"id": "r1a"}, {"id": "r2b"}]`))
+
+	conv := []llms.MessageContent{
+		{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{llms.ToolCall{ID: "c1", FunctionCall: &llms.FunctionCall{Name: "get_reservation_details", Arguments: `{}`}}}},
+		{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: "c1", Content: `{"reservation_id": "QX4Z2K", "user_id": "mia_li_3668"}`}}},
+	}
+	r := measureRetention(conv, []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "[get_reservation_details: reservation QX4Z2K]")})
+	assert.Equal(t, 2, r.present[factIdentifiers])
+	assert.Equal(t, 1, r.visible[factIdentifiers])
 }

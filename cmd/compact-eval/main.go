@@ -21,6 +21,10 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
+// defaultDirs are the corpus folders: the coding-agent trajectories and the
+// runs of other frameworks.
+var defaultDirs = filepath.Join("..", "shared", "eval", "trajectories") + "," + filepath.Join("..", "shared", "eval", "frameworks")
+
 // config is the command line.
 type config struct {
 	dir        string
@@ -60,7 +64,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fset.SetOutput(stderr)
 	cfg := config{prices: defaultPrices}
 	var windows, strategies string
-	fset.StringVar(&cfg.dir, "dir", filepath.Join("..", "shared", "eval", "trajectories"), "folder of JSONL trajectories (relative to the working directory)")
+	fset.StringVar(&cfg.dir, "dir", defaultDirs, "folders of JSONL trajectories, comma separated (relative to the working directory); each file's source is its name up to \"__\"")
 	fset.StringVar(&windows, "windows", "16000,32000,128000", "context windows in tokens, comma separated")
 	fset.StringVar(&strategies, "strategies", strings.Join(defaultStrategies, ","), "strategies, comma separated: none, oldest-first, mask-last-N, ours-mask, ours-rule, ours-llm")
 	fset.StringVar(&cfg.out, "out", filepath.Join("docs", "eval"), "output folder of report.md, tokens.png, retention.png, runs.csv")
@@ -123,7 +127,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 // evaluation is the outcome of one run of the harness.
 type evaluation struct {
 	cfg        config
-	files      []string // base names, sorted
+	files      []string // base names, sorted per folder
+	folders    []string // the folder (base name) of each file
+	bySource   []sourceRows
 	messages   int
 	calls      int // model calls per strategy and window
 	results    []runResult
@@ -165,9 +171,13 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 func evaluate(ctx context.Context, cfg config, stderr io.Writer) (*evaluation, error) {
 	start := time.Now()
 	ev := &evaluation{cfg: cfg}
-	convs, err := ev.load(cfg.dir)
-	if err != nil {
-		return nil, err
+	var convs [][]llms.MessageContent
+	for _, dir := range cfg.dirs() {
+		c, err := ev.load(dir)
+		if err != nil {
+			return nil, err
+		}
+		convs = append(convs, c...)
 	}
 	if err := ev.pickPlotRun(convs); err != nil {
 		return nil, err
@@ -195,6 +205,7 @@ func evaluate(ctx context.Context, cfg config, stderr io.Writer) (*evaluation, e
 		ev.results = append(ev.results, rs...)
 	}
 	ev.rows = aggregate(ev.results, cfg.windows, cfg.strategies, cfg.prices)
+	ev.bySource = aggregateSources(ev, cfg.windows, cfg.strategies, cfg.prices)
 	ev.plotWindow = cfg.windows[0]
 	for _, w := range cfg.windows {
 		if w == cfg.plotWindow {
@@ -232,6 +243,7 @@ func (ev *evaluation) load(dir string) ([][]llms.MessageContent, error) {
 		}
 		convs[i] = msgs
 		ev.files = append(ev.files, filepath.Base(p))
+		ev.folders = append(ev.folders, filepath.Base(filepath.Clean(dir)))
 		ev.messages += len(msgs)
 		ev.calls += countCalls(msgs)
 	}

@@ -133,7 +133,7 @@ func TestEvaluateErrors(t *testing.T) {
 func TestParseFlags(t *testing.T) {
 	cfg, err := parseFlags(nil, &bytes.Buffer{})
 	require.NoError(t, err)
-	assert.Equal(t, filepath.Join("..", "shared", "eval", "trajectories"), cfg.dir)
+	assert.Equal(t, []string{filepath.Join("..", "shared", "eval", "trajectories"), filepath.Join("..", "shared", "eval", "frameworks")}, cfg.dirs())
 	assert.Equal(t, []int{16000, 32000, 128000}, cfg.windows)
 	assert.Equal(t, defaultStrategies, cfg.strategies)
 	assert.Equal(t, 2, cfg.workers)

@@ -113,7 +113,7 @@ func tableA(rows []row, w int) ([]string, [][]string) {
 
 // tableB returns the header and rows of the retention and invariants table of one window.
 func tableB(rows []row, w int) ([]string, [][]string) {
-	head := []string{"strategy", "paths", "exceptions", "exit statuses", "instructions", "mean",
+	head := []string{"strategy", "paths", "exceptions", "exit statuses", "instructions", "identifiers", "mean",
 		"budget violations", "tool-pair violations", "errors", "prefix-stable calls"}
 	var out [][]string
 	for _, r := range rows {
@@ -125,7 +125,7 @@ func tableB(rows []row, w int) ([]string, [][]string) {
 			bv += " (info)"
 		}
 		out = append(out, []string{r.strategy, pct(r.retention[factPaths]), pct(r.retention[factExceptions]),
-			pct(r.retention[factExits]), pct(r.retention[factInstructions]), pct(r.meanRetention()),
+			pct(r.retention[factExits]), pct(r.retention[factInstructions]), pct(r.retention[factIdentifiers]), pct(r.meanRetention()),
 			bv, fmtInt(int64(r.pairViolations)), fmtInt(int64(r.failed)), pct(r.stableShare())})
 	}
 	return head, out
@@ -220,6 +220,18 @@ func printTables(w io.Writer, ev *evaluation) {
 	}
 	if l := recallSummary(ev.rows); l != "" {
 		fmt.Fprintln(w, "\n"+l)
+	}
+	for _, win := range ev.cfg.windows {
+		if h, rs := tableSources(ev, win, stratOursRule); len(rs) > 0 {
+			fmt.Fprintf(w, "\n== window %s: %s per source\n", fmtInt(int64(win)), stratOursRule)
+			textTable(w, h, rs)
+		}
+	}
+	if lines := sourceTargetLines(ev); len(lines) > 0 {
+		fmt.Fprintln(w, "\n== targets per source")
+		for _, l := range lines {
+			fmt.Fprintln(w, strings.ReplaceAll(l, "**", ""))
+		}
 	}
 	if lines := targetLines(ev); len(lines) > 0 {
 		fmt.Fprintf(w, "\n== targets at %s\n", windowLabel(targetWindow))
@@ -317,6 +329,7 @@ func renderReport(ev *evaluation) string {
 		}
 		b.WriteString("\n")
 	}
+	writeSources(&b, ev)
 	writeCostPolicy(&b, ev)
 	writeHeadroom(&b, ev)
 	writeRest(&b, ev)
@@ -329,7 +342,7 @@ func writeRest(b *strings.Builder, ev *evaluation) {
 	cfg := ev.cfg
 	b.WriteString("## Plots\n\n")
 	fmt.Fprintf(b, "![Tokens sent per call](tokens.png)\n\nTokens sent per call over `%s` at a %s window, one line per strategy; the dashed line is the budget.\n\n", ev.plotRun, windowLabel(ev.plotWindow))
-	b.WriteString("![Retention versus tokens](retention.png)\n\nMean fact retention (the four categories averaged) against input tokens billed over the corpus, one point per strategy and window.\n\n")
+	b.WriteString("![Retention versus tokens](retention.png)\n\nMean fact retention (the categories averaged) against input tokens billed over the corpus, one point per strategy and window.\n\n")
 	b.WriteString("![Cost versus retention](cost.png)\n\nCost with prompt caching (cached input at 10%, relative to no compaction) against mean fact retention, one point per strategy and window (shapes as above); the grey points are the `-frontier` grid.\n\n")
 
 	b.WriteString("## All windows\n\n")
@@ -373,7 +386,7 @@ func writeDefinitions(b *strings.Builder) {
 	b.WriteString("- **Peak context**: the largest context sent by any call, and the mean over runs of each run's largest.\n")
 	b.WriteString("- **Compactions per run**: calls where the strategy rewrote or removed context it had sent before (for ours: `Result.Compacted`; oldest-first: more messages dropped; masking: more outputs masked), divided by the number of runs.\n")
 	b.WriteString("- **Summarizer calls and tokens**: model calls made by the summarizer, their prompt tokens and reply tokens.\n")
-	b.WriteString("- **Fact retention**: at the last call of each run, of the facts present in the original conversation before that call, the share still visible in what was sent; averaged over the runs that hold at least one fact of the category (the runs.csv file has the per-run counts). **mean**: the average of the four categories.\n")
+	b.WriteString("- **Fact retention**: at the last call of each run, of the facts present in the original conversation before that call, the share still visible in what was sent; averaged over the runs that hold at least one fact of the category (the runs.csv file has the per-run counts). **mean**: the average of the categories the runs hold.\n")
 	for _, d := range factDefinitions {
 		b.WriteString("  - " + d + "\n")
 	}
