@@ -8,21 +8,29 @@ import (
 // estParams are the constants of the estimate; see estimateWith and the
 // package documentation.
 type estParams struct {
-	wordDiv   int // weight of one token of a word piece's lowercase part
-	wASCII    int // weight of an ASCII lowercase letter
-	w2        int // weight of a 2-byte letter (accented Latin, Greek, Cyrillic, Arabic, Hebrew)
-	w3        int // weight of a 3- or 4-byte letter or mark (CJK, kana, Hangul, Indic)
-	upper     int // ASCII capitals per token
-	punct     int // punctuation characters per token in a mixed run
-	repeat    int // characters per token in a run of one repeated punctuation character
-	spaces    int // spaces per token in a whitespace run
-	newlines  int // line breaks per token in a run of line breaks
-	marginPct int // final multiplier, in percent
+	wordDiv  int // weight of one token of a word piece's lowercase part
+	wASCII   int // weight of an ASCII lowercase letter
+	w2       int // weight of a 2-byte letter (accented Latin, Greek, Cyrillic, Arabic, Hebrew)
+	w3       int // weight of a 3- or 4-byte letter or mark (CJK, kana, Hangul, Indic)
+	upper    int // ASCII capitals per token
+	punct    int // punctuation characters per token in a mixed run
+	repeat   int // characters per token in a run of one repeated punctuation character
+	spaces   int // spaces per token in a whitespace run
+	newlines int // line breaks per token in a run of line breaks
+	// An alphanumeric run (word pieces and digit groups with nothing between
+	// them) of at least idMin bytes with at least idBreaksPct breaks per 100
+	// bytes is an opaque identifier (random id, hash, base64, key) and costs
+	// at least idTokens tokens per idBytes bytes. A break is a boundary
+	// between two of its pieces (lower to upper case, letter to digit or
+	// back) or an acronym followed by a lowercase tail ("HTTPServer").
+	idMin, idBreaksPct, idTokens, idBytes int
+	marginPct                             int // final multiplier, in percent
 }
 
 var defaultEst = estParams{
 	wordDiv: 16, wASCII: 2, w2: 4, w3: 10, // 8 ASCII, 4 two-byte, 1.6 CJK letters per token
 	upper: 2, punct: 3, repeat: 8, spaces: 64, newlines: 8,
+	idMin: 8, idBreaksPct: 30, idTokens: 3, idBytes: 5, // 1.67 bytes per token
 	marginPct: 120,
 }
 
@@ -93,22 +101,33 @@ func isWordStart(c uint8) bool { return c == clsLower || c == clsUpper || c == c
 // estimateWith scans text once, splitting it into pieces as the o200k_base
 // pre-tokenizer does (words with one leading space or punctuation
 // character, digit groups, punctuation runs, whitespace runs, line breaks)
-// and charging each piece what byte-pair encoding typically needs for it,
-// then applies the safety margin.
+// and charging each piece what byte-pair encoding typically needs for it;
+// an alphanumeric run that reads as an opaque identifier costs at least
+// one token per idBytes/idTokens bytes (see idRun). It then applies the
+// safety margin.
 func estimateWith(s string, p *estParams) int {
 	if s == "" {
 		return 0
 	}
 	units := 0
+	var run idRun
 	for i := 0; i < len(s); {
 		cls, size := classAt(s, i)
 		var u int
 		switch cls {
-		case clsLower, clsUpper, clsLetterX:
-			u, i = estWord(s, i, p)
-		case clsDigit:
-			n := runOf(s, i, clsDigit)
-			u, i = ceilDiv(n, 3), i+n
+		case clsLower, clsUpper, clsLetterX, clsDigit:
+			if i != run.end {
+				units += run.flush(p) // something came between: a new run
+			}
+			start, split := i, false
+			if cls == clsDigit {
+				n := runOf(s, i, clsDigit)
+				u, i = ceilDiv(n, 3), i+n
+			} else {
+				u, i, split = estWord(s, i, p)
+			}
+			run.add(start, i, u, split)
+			continue
 		case clsOther:
 			u, i = estPunct(s, i, p)
 		case clsSpace:
@@ -129,7 +148,47 @@ func estimateWith(s string, p *estParams) int {
 		}
 		units += u
 	}
+	units += run.flush(p)
 	return ceilDiv(units*p.marginPct, 100)
+}
+
+// idRun accumulates an alphanumeric run: word pieces and digit groups that
+// follow each other with nothing between them, as in "getUserName",
+// "utf8", "2oRVlzswhUOTAgegHKEyEvnz" or "c350ae44".
+type idRun struct {
+	start, end int // byte span of the run
+	units      int // the sum of its pieces' units
+	breaks     int // piece boundaries and acronym splits in it
+}
+
+// add appends the piece s[start:end] of u units to the run, which ends at
+// start or is empty. split reports a word piece of capitals and a
+// lowercase tail ("HTTPServer", "RVlzswh").
+func (r *idRun) add(start, end, u int, split bool) {
+	if r.end > r.start {
+		r.breaks++ // a piece boundary inside the run
+	} else {
+		r.start = start
+	}
+	if split {
+		r.breaks++
+	}
+	r.end, r.units = end, r.units+u
+}
+
+// flush returns the units of the run and empties it. A run of at least
+// idMin bytes whose breaks are at least idBreaksPct per 100 bytes reads
+// as an opaque identifier: BPE has no tokens for such letter and digit
+// mixes and needs a token per 1.5 bytes (1.7 for hex, 1.5 for base62 ids,
+// against 6 for code identifiers), so it costs at least idTokens per
+// idBytes bytes.
+func (r *idRun) flush(p *estParams) int {
+	u := r.units
+	if n := r.end - r.start; n >= p.idMin && 100*r.breaks >= p.idBreaksPct*n {
+		u = max(u, ceilDiv(n*p.idTokens, p.idBytes))
+	}
+	*r = idRun{}
+	return u
 }
 
 // runOf returns the length of the run of ASCII bytes of class cls at s[i:].
@@ -142,8 +201,10 @@ func runOf(s string, i int, cls uint8) int {
 }
 
 // estWord estimates the word piece at s[i:], [Upper]*[lower]+ or
-// [Upper]+[lower]*, and returns its units and where it ends.
-func estWord(s string, i int, p *estParams) (int, int) {
+// [Upper]+[lower]*, and returns its units, where it ends, and whether it
+// is two or more capitals and a lowercase tail ("HTTPServer"), which BPE
+// splits.
+func estWord(s string, i int, p *estParams) (int, int, bool) {
 	up := runOf(s, i, clsUpper)
 	i += up
 	low := 0
@@ -170,7 +231,7 @@ func estWord(s string, i int, p *estParams) (int, int) {
 	if low > 0 && up > 0 {
 		units-- // "Word": the capital merges with the rest
 	}
-	return units, i
+	return units, i, up >= 2 && low > 0
 }
 
 // estPunct estimates the run of ASCII punctuation at s[i:]. A lone mark

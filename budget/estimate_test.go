@@ -120,8 +120,8 @@ func TestEstimateTestdata(t *testing.T) {
 
 // TestEstimateTextKinds checks the estimate against o200k_base on kinds of
 // text the corpus lacks: prose in several scripts, data formats, symbols.
-// Each must be at least o200k (base64 of random bytes excepted, documented
-// as about 10% under) and, apart from degenerate runs, at most 3x.
+// Each must be at least o200k and, apart from degenerate runs, at most 3x.
+// Hex and base64 of random bytes are opaque-identifier runs (see idRun).
 func TestEstimateTextKinds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	random := make([]byte, 3000)
@@ -147,7 +147,7 @@ func TestEstimateTextKinds(t *testing.T) {
 		{"numbers", "3.14159265358979 2718281828 1,234,567 ", 1, 2},
 		{"uuid", "550e8400-e29b-41d4-a716-446655440000 ", 1, 2},
 		{"hex", hex.EncodeToString(random[:1000]), 1, 2},
-		{"base64", base64.StdEncoding.EncodeToString(random), 0.85, 2},
+		{"base64", base64.StdEncoding.EncodeToString(random), 1, 2},
 		{"spaces", strings.Repeat(" ", 800), 1, 10},
 		{"dots", strings.Repeat(".", 500), 1, 10},
 	}

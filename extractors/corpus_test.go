@@ -8,13 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/tmc/langchaingo/llms"
 )
 
 var (
-	corpusDir  = flag.String("corpus", "../../shared/eval/trajectories", "folder of JSONL agent trajectories (skipped when absent)")
+	corpusDir  = flag.String("corpus", "../../shared/eval/trajectories,../../shared/eval/frameworks", "folders of JSONL agent trajectories, comma separated (absent ones are skipped)")
 	corpusDump = flag.String("dump", "", "TestCorpusMeasure writes every call's formatted summary to this file")
 )
 
@@ -90,14 +91,22 @@ func loadTrajectory(path string) (trajectory, error) {
 	return t, nil
 }
 
-// loadCorpus loads every trajectory of dir, or skips the test.
-func loadCorpus(tb testing.TB, dir string) []trajectory {
+// loadCorpus loads every trajectory of the comma-separated folders dirs
+// (absent ones are skipped), or skips the test when there is none.
+func loadCorpus(tb testing.TB, dirs string) []trajectory {
 	tb.Helper()
-	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	if len(files) == 0 {
-		tb.Skipf("no trajectories in %s", dir)
+	var files []string
+	for _, dir := range strings.Split(dirs, ",") {
+		if dir = strings.TrimSpace(dir); dir == "" {
+			continue
+		}
+		fs, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+		sort.Strings(fs)
+		files = append(files, fs...)
 	}
-	sort.Strings(files)
+	if len(files) == 0 {
+		tb.Skipf("no trajectories in %s", dirs)
+	}
 	var out []trajectory
 	for _, f := range files {
 		t, err := loadTrajectory(f)

@@ -151,7 +151,7 @@ func (e *errScan) line(pos int, line string) {
 			}
 		}
 	}
-	if e.exception(pos, line) {
+	if e.exception(pos, line) || e.otherLanguage(pos, line) {
 		return
 	}
 	if e.wantFirst && pos < e.firstPos {
@@ -162,6 +162,84 @@ func (e *errScan) line(pos int, line string) {
 			}
 		}
 	}
+}
+
+// Line openings of other languages' error forms, before the exception
+// name (Java, JavaScript) or standing for it (Rust).
+const (
+	javaThread   = "Exception in thread "
+	javaCaused   = "Caused by: "
+	jsUncaught   = "Uncaught "
+	rustPanicked = "thread '"
+	rustErrCode  = "error["
+)
+
+// otherLanguage reads the error forms of Java ("Exception in thread "main"
+// java.lang.IllegalStateException: msg", "Caused by: java.io.IOException"),
+// JavaScript ("Uncaught TypeError: x"), Rust ("thread 'main' panicked at
+// src/main.rs:5:5", "error[E0425]: cannot find value") and lines coloured
+// with ANSI escapes (notebook tracebacks), and reports whether line is one.
+func (e *errScan) otherLanguage(pos int, line string) bool {
+	rest := ""
+	switch line[0] {
+	case 'E':
+		if strings.HasPrefix(line, javaThread) {
+			rest = line[len(javaThread):]
+			if q := strings.LastIndexByte(rest, '"'); q >= 0 {
+				rest = strings.TrimLeft(rest[q+1:], " ")
+			}
+		}
+	case 'C':
+		rest = strings.TrimPrefix(line, javaCaused)
+	case 'U':
+		rest = strings.TrimPrefix(line, jsUncaught)
+	case 't':
+		if strings.HasPrefix(line, rustPanicked) && strings.Contains(line, "' panicked at ") {
+			x := excInfo{name: "panic", msg: line[strings.Index(line, "' panicked at ")+2:]}
+			if e.wants(x.name) {
+				e.add(x)
+			}
+			e.setFirst(pos, strings.TrimSpace(line))
+			return true
+		}
+	case 'e':
+		if strings.HasPrefix(line, rustErrCode) {
+			if end := strings.IndexByte(line, ']'); end > len(rustErrCode) && end < 16 {
+				x := excInfo{name: line[len(rustErrCode):end], msg: strings.TrimLeft(line[end+1:], ": ")}
+				if e.wants(x.name) {
+					e.add(x)
+				}
+				e.setFirst(pos, strings.TrimSpace(line))
+				return true
+			}
+		}
+	case '\x1b':
+		rest = stripANSI(line)
+	}
+	if rest == "" || rest == line {
+		return false
+	}
+	return e.exception(pos, rest)
+}
+
+// stripANSI removes ANSI escape sequences (ESC [ ... letter) from s.
+func stripANSI(s string) string {
+	if strings.IndexByte(s, 0x1b) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
+			j := i + 2
+			for j < len(s) && (s[j] < '@' || s[j] > '~') {
+				j++
+			}
+			i = j
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // exception reads an exception line ("ValueError: msg", pytest's "E

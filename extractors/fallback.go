@@ -14,6 +14,10 @@ import (
 // concurrent use.
 func Fallback() Extractor { return redacting(fallbackExtract) }
 
+// shortOutputBytes is the size up to which the fallback keeps an output
+// (of at most 3 lines) whole as its fact.
+const shortOutputBytes = 200
+
 func fallbackExtract(call Call, output string) ToolSummary {
 	s := ToolSummary{Tool: call.Name, Status: StatusSuccess, Metadata: map[string]string{}}
 	lines := CountLines(output)
@@ -22,6 +26,19 @@ func fallbackExtract(call Call, output string) ToolSummary {
 	s.Metadata[MetaKind] = KindOther
 	if strings.TrimSpace(output) == "" {
 		s.KeyFacts = append(s.KeyFacts, "Output: empty")
+		return s
+	}
+	if js, ok := jsonSummary(call, output); ok {
+		js.Metadata[MetaLines] = itoa(lines)
+		return js
+	}
+	if t := strings.TrimSpace(output); len(t) <= shortOutputBytes && lines <= 3 {
+		// A short output is its own best summary.
+		s.KeyFacts = append(s.KeyFacts, t)
+		if e := errorSummary(t); e != "" || strings.HasPrefix(t, "Error") {
+			s.Status = StatusError
+			s.Metadata[MetaError] = t
+		}
 		return s
 	}
 	s.KeyFacts = append(s.KeyFacts, fmt.Sprintf("Output: %d %s, %s", lines, plural(lines, "line", "lines"), humanBytes(len(output))))

@@ -79,26 +79,84 @@ func jsonShape(v json.RawMessage) string {
 	return ""
 }
 
-// jsonExtract is the extractor of tools that return JSON: top-level keys
-// and lengths; outputs that are not JSON go to the fallback.
+// jsonExtract is the extractor of tools that return JSON (see
+// jsonSummary); outputs that are not JSON go to the fallback.
 func jsonExtract(call Call, output string) ToolSummary {
 	env := unwrap(output)
-	f := jsonFacts(env.body)
-	if f == nil {
-		return fallbackExtract(call, output)
+	if s, ok := jsonSummary(call, env.body); ok {
+		return s
 	}
-	s := ToolSummary{Tool: call.Name, Status: StatusSuccess, Metadata: map[string]string{MetaKind: KindJSON, MetaBytes: itoa(len(env.body))}}
-	s.KeyFacts = append(f, "Size: "+humanBytes(len(env.body)))
-	if strings.Contains(env.body[:min(len(env.body), 200)], `"error"`) {
-		var e struct {
-			Error any `json:"error"`
-		}
-		if json.Unmarshal([]byte(env.body), &e) == nil && e.Error != nil && e.Error != false && e.Error != "" {
-			s.Status = StatusError
-			msg := fmt.Sprint(e.Error)
-			s.KeyFacts = append(s.KeyFacts, "Error: "+shorten(msg, 160))
-			s.Metadata[MetaError] = msg
-		}
+	return fallbackExtract(call, output)
+}
+
+// jsonSummary summarizes a JSON output: what it is, named by its
+// identifier and short values ("reservation HATHAU: status cancelled,
+// cabin economy, ..."), every identifier it returned, and its lists with
+// their length and their elements' identifiers. False when body is not a
+// JSON object or array.
+func jsonSummary(call Call, body string) (ToolSummary, bool) {
+	d, ok := describeJSON(body)
+	if !ok {
+		return ToolSummary{}, false
 	}
-	return s
+	s := ToolSummary{Tool: call.Name, Status: StatusSuccess, Metadata: map[string]string{MetaKind: KindJSON, MetaBytes: itoa(len(body))}}
+	if d.errMsg != "" {
+		s.Status = StatusError
+		s.Metadata[MetaError] = d.errMsg
+		s.KeyFacts = append(s.KeyFacts, "Error: "+shorten(d.errMsg, 160))
+	}
+	if !d.named {
+		s.KeyFacts = append(s.KeyFacts, jsonFacts(body)...)
+	}
+	if d.head != "" {
+		s.KeyFacts = append(s.KeyFacts, d.head)
+	}
+	var lists []string
+	for _, l := range d.lists {
+		if !d.named && len(d.ids) == 0 {
+			break // the structure facts name the lists
+		}
+		lists = append(lists, shorten(l, jsonListBytes))
+	}
+	if len(d.ids) > 0 {
+		s.Metadata[MetaIdentifiers] = strings.Join(d.ids, "\n")
+		shown := d.head + "\n" + strings.Join(lists, "\n")
+		var rest []string
+		for _, id := range d.ids {
+			if !strings.Contains(shown, id) {
+				rest = append(rest, id)
+			}
+		}
+		s.KeyFacts = append(s.KeyFacts, chunkFacts("IDs: ", rest, MaxFactBytes-10)...)
+	}
+	s.KeyFacts = append(s.KeyFacts, lists...)
+	return s, true
+}
+
+// jsonListBytes caps the fact of one list of a JSON output.
+const jsonListBytes = 160
+
+// chunkFacts joins items with ", " into facts of at most n bytes each,
+// the first one opened by prefix, never cutting an item.
+func chunkFacts(prefix string, items []string, n int) []string {
+	var out []string
+	var b strings.Builder
+	for _, it := range items {
+		if b.Len() > 0 && b.Len()+2+len(it) > n {
+			out = append(out, b.String())
+			b.Reset()
+		}
+		if b.Len() == 0 {
+			if len(out) == 0 {
+				b.WriteString(prefix)
+			}
+		} else {
+			b.WriteString(", ")
+		}
+		b.WriteString(it)
+	}
+	if b.Len() > 0 {
+		out = append(out, b.String())
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package extractors
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"regexp"
@@ -107,9 +108,16 @@ func TestCorpusMeasure(t *testing.T) {
 	}
 	m.log(t, len(corpus))
 	assert.GreaterOrEqual(t, 100-pct(m.tokAfter, m.tokBefore), 85.0, "token reduction")
-	assert.GreaterOrEqual(t, pct(m.pathsInEither, m.paths), 98.0, "path retention")
-	assert.GreaterOrEqual(t, pct(m.excsKept, m.excs), 90.0, "exception retention")
-	assert.Equal(t, m.exits, m.exitsKept, "every non-zero exit status kept")
+	for _, src := range m.sourceNames() {
+		sm := m.bySource[src]
+		assert.GreaterOrEqual(t, pct(sm.pathsInEither, sm.paths), 98.0, "%s: path retention", src)
+		assert.GreaterOrEqual(t, pct(sm.excsKept, sm.excs), 95.0, "%s: exception retention", src)
+		assert.GreaterOrEqual(t, pct(sm.idsKept, sm.ids), 98.0, "%s: identifier retention", src)
+		assert.Equal(t, sm.exits, sm.exitsKept, "%s: every non-zero exit status kept", src)
+	}
+	for tool, pt := range m.perTool {
+		assert.LessOrEqual(t, pt[1], pt[0], "%s: what masking sends never costs more than the outputs", tool)
+	}
 	if *corpusDump != "" {
 		require.NoError(t, os.WriteFile(*corpusDump, []byte(dump.String()), 0o644))
 	}
@@ -127,8 +135,65 @@ type corpusMeasure struct {
 	paths, pathsInFacts, pathsInEither int
 	excs, excsKept                     int
 	exits, exitsKept                   int
-	missedPaths, missedExcs            []string
+	ids, idsKept                       int
+	missedPaths, missedExcs, missedIDs []string
 	perTool                            map[string][2]int // tokens before and after
+	bySource                           map[string]*sourceMeasure
+}
+
+// sourceMeasure counts the facts of one source framework (the file name up
+// to "__").
+type sourceMeasure struct {
+	paths, pathsInEither, excs, excsKept, exits, exitsKept, ids, idsKept int
+}
+
+func (m *corpusMeasure) source(name string) *sourceMeasure {
+	src, _, _ := strings.Cut(strings.TrimSuffix(name, ".jsonl"), "__")
+	if m.bySource == nil {
+		m.bySource = map[string]*sourceMeasure{}
+	}
+	if m.bySource[src] == nil {
+		m.bySource[src] = &sourceMeasure{}
+	}
+	return m.bySource[src]
+}
+
+func (m *corpusMeasure) sourceNames() []string {
+	var out []string
+	for k := range m.bySource {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// measureIDs returns the values of the keys id, *_id and *_number of a
+// JSON output (at any depth), the identifiers a business tool returns.
+func measureIDs(out string) []string {
+	var v any
+	if json.Unmarshal([]byte(strings.TrimSpace(out)), &v) != nil {
+		return nil
+	}
+	var ids []string
+	var walk func(v any, idKey bool)
+	walk = func(v any, idKey bool) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				walk(e, k == "id" || strings.HasSuffix(k, "_id") || strings.HasSuffix(k, "_number"))
+			}
+		case []any:
+			for _, e := range x {
+				walk(e, idKey)
+			}
+		case string:
+			if idKey && len(x) >= 3 {
+				ids = append(ids, x)
+			}
+		}
+	}
+	walk(v, false)
+	return dedupeStrings(ids)
 }
 
 // add measures the formatted summary line of call c of trajectory name,
@@ -137,35 +202,60 @@ func (m *corpusMeasure) add(name string, c corpusCall, line, digest string) {
 	m.calls++
 	m.bytesBefore += len(c.output)
 	m.bytesAfter += len(line)
+	// The engine masks an output only when its fact line is smaller.
 	tb, ta := m.count(c.output), m.count(line)
+	if ta >= tb {
+		ta = tb
+	}
+	sm := m.source(name)
 	m.tokBefore += tb
 	m.tokAfter += ta
 	pt := m.perTool[c.call.Name]
 	m.perTool[c.call.Name] = [2]int{pt[0] + tb, pt[1] + ta}
+	kept := line
+	if ta == tb {
+		kept = c.output
+	}
+	for _, id := range measureIDs(c.output) {
+		m.ids++
+		sm.ids++
+		if strings.Contains(kept, id) {
+			m.idsKept++
+			sm.idsKept++
+		} else {
+			m.missedIDs = append(m.missedIDs, fmt.Sprintf("%s %s in %s", name, id, line))
+		}
+	}
 	for _, p := range namedPaths(c.call) {
 		m.paths++
-		in := strings.Contains(line, p)
+		sm.paths++
+		in := ta == tb || strings.Contains(kept, p) // an output kept whole keeps its call beside it
 		if in {
 			m.pathsInFacts++
 		}
 		if in || strings.Contains(digest, p) {
 			m.pathsInEither++
+			sm.pathsInEither++
 		} else {
 			m.missedPaths = append(m.missedPaths, fmt.Sprintf("%s %q in %s", name, p, line))
 		}
 	}
 	for _, e := range raisedExceptions(c.output) {
 		m.excs++
-		if strings.Contains(line, e) {
+		sm.excs++
+		if strings.Contains(kept, e) {
 			m.excsKept++
+			sm.excsKept++
 		} else {
 			m.missedExcs = append(m.missedExcs, fmt.Sprintf("%s %s in %s", name, e, line))
 		}
 	}
 	if x := measureExitRe.FindStringSubmatch(c.output); x != nil && x[1] != "0" {
 		m.exits++
-		if strings.Contains(line, "exit "+x[1]) {
+		sm.exits++
+		if strings.Contains(kept, "exit "+x[1]) || kept == c.output {
 			m.exitsKept++
+			sm.exitsKept++
 		}
 	}
 }
@@ -187,6 +277,18 @@ func (m *corpusMeasure) log(t *testing.T, trajectories int) {
 	t.Logf("file paths named in calls: %d, in facts: %d (%.1f%%), in facts or digest: %d (%.1f%%)", m.paths, m.pathsInFacts, pct(m.pathsInFacts, m.paths), m.pathsInEither, pct(m.pathsInEither, m.paths))
 	t.Logf("exception names in outputs: %d, in facts: %d (%.1f%%)", m.excs, m.excsKept, pct(m.excsKept, m.excs))
 	t.Logf("non-zero exit statuses: %d, kept: %d (%.1f%%)", m.exits, m.exitsKept, pct(m.exitsKept, m.exits))
+	t.Logf("identifiers returned as JSON: %d, kept: %d (%.1f%%)", m.ids, m.idsKept, pct(m.idsKept, m.ids))
+	for _, src := range m.sourceNames() {
+		sm := m.bySource[src]
+		t.Logf("  %-24s paths %d/%d, exceptions %d/%d, exit statuses %d/%d, identifiers %d/%d", src,
+			sm.pathsInEither, sm.paths, sm.excsKept, sm.excs, sm.exitsKept, sm.exits, sm.idsKept, sm.ids)
+	}
+	for i, s := range m.missedIDs {
+		if i == 15 {
+			break
+		}
+		t.Logf("missed identifier: %s", s)
+	}
 	for i, s := range m.missedPaths {
 		if i == 15 {
 			break

@@ -37,7 +37,7 @@ func TestRecallExtract(t *testing.T) {
 		{"search, no hit shown", fmt.Sprintf(RecallSearchHeader, "x", 0, 4, "") + "\n... 4 more matching originals: ref:a", `[✓ recall: search "x" | shown 0 of 4 matching]`, StatusSuccess},
 		{"one-line answer", RecallNotePrefix + "no original with ref:zz in this session; give a ref a compaction marker shows.", "[✓ recall: no original with ref:zz in this session]", StatusSuccess},
 		{"one-line answer, no clause", RecallNotePrefix + "something " + strings.Repeat("long ", 60), "[✓ recall: something long long long long long long long long long long long long long long long long long long long long long lo…]", StatusSuccess},
-		{"not an answer", "plain output\nError: boom", "[❌ recall: Output: 2 lines, 24 B | First: plain output | Last: Error: boom | Error: Error: boom]", StatusError},
+		{"not an answer", "plain output\nError: boom", "[❌ recall: plain output Error: boom]", StatusError},
 		{"header not first", "x\n" + page, "[✓ recall: Output: 5 lines, 141 B | First: x | Last: ... 60 more lines: call recall with \"ref:k3f2a9qx lines 241-300\" for more]", StatusSuccess},
 		{"empty", "", "[✓ recall: Output: empty]", StatusSuccess},
 	}

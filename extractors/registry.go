@@ -283,6 +283,7 @@ func (r *Registry) extract(call Call, output string) ToolSummary {
 				s = dropped(call, output)
 			}
 		}
+		s = enrich(s, output)
 	}
 	return finish(s, call, cfg.maxFacts)
 }

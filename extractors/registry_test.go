@@ -23,7 +23,7 @@ func TestRegistryDispatch(t *testing.T) {
 		tool, want string
 	}{
 		{"mine", "mine"}, {"MINE", "mine"}, {" Mine ", "mine"}, {"other", "mine"}, {"shell_exec", "mine"},
-		{"unknown", "Output: 1 line, 5 B"},
+		{"unknown", "hello"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.tool, func(t *testing.T) {
@@ -63,7 +63,7 @@ func TestRegistryOptions(t *testing.T) {
 	assert.False(t, r.Verbatim("narrow"))
 	r.Alias("kept_alias", "keepme")
 	assert.True(t, r.Verbatim("kept_alias"))
-	assert.Len(t, Default().Extract(Call{Name: "x"}, "a\nb").KeyFacts, 3, "fallback facts")
+	assert.Len(t, Default().Extract(Call{Name: "x"}, "a\n"+strings.Repeat("b", 300)).KeyFacts, 3, "fallback facts")
 }
 
 func TestRegistryRecoversAndCleans(t *testing.T) {

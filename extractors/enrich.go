@@ -1,0 +1,78 @@
+package extractors
+
+import "strings"
+
+// enrich adds to s what any tool's output may hold whatever its extractor
+// looked at: the exceptions it raised (an edit tool whose observation ends
+// with a failing test run, a notebook cell's traceback, a business API's
+// error) and the summary of a test run, when s's facts do not already name
+// them. The facts go right after the first one, so the per-tool cap keeps
+// them. s's facts and metadata are copied before they change.
+func enrich(s ToolSummary, output string) ToolSummary {
+	facts := strings.Join(s.KeyFacts, "\n")
+	var add []string
+	md, copied := s.Metadata, false
+	set := func(k, v string) {
+		if !copied {
+			md, copied = copyMeta(s.Metadata), true
+		}
+		md[k] = v
+	}
+	if excs := scanExceptions(output); len(excs) > 0 {
+		var missing []string
+		for _, x := range excs {
+			if !strings.Contains(facts, x.name) {
+				missing = append(missing, x.name)
+			}
+		}
+		if len(missing) > 0 {
+			add = append(add, "Exceptions: "+strings.Join(missing, ", "))
+			s.Status = StatusError
+		}
+		if md[MetaExceptions] == "" {
+			full := make([]string, len(excs))
+			for i, x := range excs {
+				full[i] = x.String()
+			}
+			set(MetaExceptions, strings.Join(full, "\n"))
+		}
+	}
+	if md[MetaTests] == "" && mayHoldTestRun(output) {
+		if r := scanTests(output); r.found && r.summary != "" && !strings.Contains(facts, r.summary) {
+			add = append(add, "Tests: "+r.summary)
+			set(MetaTests, r.summary)
+			if r.failing {
+				s.Status = StatusError
+				if len(r.failed) > 0 {
+					add = append(add, "Failed: "+strings.Join(r.failed, ", "))
+					set(MetaFailedTests, strings.Join(r.failed, "\n"))
+				}
+			}
+		}
+	}
+	s.Metadata = md
+	if len(add) == 0 {
+		return s
+	}
+	at := min(1, len(s.KeyFacts))
+	out := make([]string, 0, len(s.KeyFacts)+len(add))
+	out = append(out, s.KeyFacts[:at]...)
+	out = append(out, add...)
+	s.KeyFacts = append(out, s.KeyFacts[at:]...)
+	return s
+}
+
+// mayHoldTestRun is a cheap test for the words every test summary holds.
+func mayHoldTestRun(s string) bool {
+	return strings.Contains(s, "passed") || strings.Contains(s, "failed") || strings.Contains(s, "FAILED") ||
+		strings.Contains(s, "Ran ") || strings.Contains(s, "test result:")
+}
+
+// copyMeta returns a copy of m (nil gives an empty map).
+func copyMeta(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m)+2)
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
