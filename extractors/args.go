@@ -92,7 +92,7 @@ const argKey = "__arg1"
 
 // Argument names used by common tools.
 var (
-	pathKeys    = []string{"path", "file_path", "filepath", "filename", "file", "file_name", "target_file", "open_file", "relative_path", "abs_path", "absolute_path", "target", "dest", "destination", argKey}
+	pathKeys    = []string{"path", "file_path", "filepath", "filename", "file", "file_name", "notebook_path", "target_file", "open_file", "relative_path", "abs_path", "absolute_path", "target", "dest", "destination", argKey}
 	commandKeys = []string{"command", "cmd", "script", "shell_command", "commandLine", "command_line", "input", "code", argKey}
 	patternKeys = []string{"pattern", "search_term", "query", "regex", "search", "term", "q", "glob", "name", argKey}
 	dirKeys     = []string{"dir", "directory", "path", "root", "cwd", "folder", argKey}

@@ -3,10 +3,10 @@ package extractors
 import "strings"
 
 // enrich adds to s what any tool's output may hold whatever its extractor
-// looked at: the exceptions it raised (an edit tool whose observation ends
+// looked at (except shell commands, file reads and searches): the exceptions it raised (an edit tool whose observation ends
 // with a failing test run, a notebook cell's traceback, a business API's
 // error) and the summary of a test run, when s's facts do not already name
-// them. The facts go right after the first one, so the per-tool cap keeps
+// them, and the identifiers of a JSON output. The facts go right after the first one, so the per-tool cap keeps
 // them. s's facts and metadata are copied before they change.
 func enrich(s ToolSummary, output string) ToolSummary {
 	facts := strings.Join(s.KeyFacts, "\n")
@@ -17,6 +17,12 @@ func enrich(s ToolSummary, output string) ToolSummary {
 			md, copied = copyMeta(s.Metadata), true
 		}
 		md[k] = v
+	}
+	switch md[MetaKind] {
+	case KindExec, KindTest, KindRead, KindSearch:
+		// The shell extractor reads exceptions and test runs itself; a
+		// file read or a search shows text, not what a tool raised.
+		return s
 	}
 	if excs := scanExceptions(output); len(excs) > 0 {
 		var missing []string
@@ -35,6 +41,18 @@ func enrich(s ToolSummary, output string) ToolSummary {
 				full[i] = x.String()
 			}
 			set(MetaExceptions, strings.Join(full, "\n"))
+		}
+	}
+	if md[MetaIdentifiers] == "" && md[MetaKind] != KindJSON && looksLikeJSON(output) {
+		if d, ok := describeJSON(output); ok && len(d.ids) > 0 {
+			set(MetaIdentifiers, strings.Join(d.ids, "\n"))
+			var missing []string
+			for _, id := range d.ids {
+				if !strings.Contains(facts, id) {
+					missing = append(missing, id)
+				}
+			}
+			add = append(add, chunkFacts("IDs: ", missing, MaxFactBytes-10)...)
 		}
 	}
 	if md[MetaTests] == "" && mayHoldTestRun(output) {
@@ -60,6 +78,20 @@ func enrich(s ToolSummary, output string) ToolSummary {
 	out = append(out, add...)
 	s.KeyFacts = append(out, s.KeyFacts[at:]...)
 	return s
+}
+
+// looksLikeJSON reports whether s opens like a JSON object or array.
+func looksLikeJSON(s string) bool {
+	for i := 0; i < len(s) && i < 64; i++ {
+		switch s[i] {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '{', '[':
+			return true
+		}
+		return false
+	}
+	return false
 }
 
 // mayHoldTestRun is a cheap test for the words every test summary holds.

@@ -95,7 +95,7 @@ func jsonExtract(call Call, output string) ToolSummary {
 // their length and their elements' identifiers. False when body is not a
 // JSON object or array.
 func jsonSummary(call Call, body string) (ToolSummary, bool) {
-	d, ok := describeJSON(body)
+	d, ok := describeJSONFor(body, call.Name)
 	if !ok {
 		return ToolSummary{}, false
 	}

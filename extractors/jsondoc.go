@@ -1,9 +1,12 @@
 package extractors
 
 import (
+	"bytes"
 	"encoding/json"
 	"maps"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -31,15 +34,17 @@ type jsonDoc struct {
 // Identifiers are kept whole and all of them (up to maxJSONIDs); the rest
 // is named by its structure: the entity and its id, short scalar values
 // (status, amounts, dates, enums), and the length and ids of each list.
-func describeJSON(s string) (jsonDoc, bool) {
+func describeJSON(s string) (jsonDoc, bool) { return describeJSONFor(s, "") }
+
+// describeJSONFor is describeJSON for a call of tool (whose name tells
+// which identifier names the object: get_order's order_id).
+func describeJSONFor(s, tool string) (jsonDoc, bool) {
 	t := strings.TrimSpace(s)
 	if t == "" || (t[0] != '{' && t[0] != '[') {
 		return jsonDoc{}, false
 	}
-	dec := json.NewDecoder(strings.NewReader(t))
-	dec.UseNumber()
 	var v any
-	if dec.Decode(&v) != nil || dec.More() {
+	if json.Unmarshal([]byte(t), &v) != nil {
 		return jsonDoc{}, false
 	}
 	d := jsonDoc{}
@@ -47,7 +52,7 @@ func describeJSON(s string) (jsonDoc, bool) {
 	collectIDs(v, false, &d.ids, seen)
 	switch x := v.(type) {
 	case map[string]any:
-		d.head, d.named = objectHead(x, "")
+		d.head, d.named = objectHead(x, tool)
 		if e, ok := x["error"]; ok && e != nil && e != false && e != "" {
 			d.errMsg = scalarText(e)
 		}
@@ -86,32 +91,42 @@ func collectIDs(v any, idKey bool, ids *[]string, seen map[string]bool) {
 		if idKey && len(x) >= 3 && len(x) <= 80 && !strings.ContainsAny(x, " \t\n") {
 			add(x)
 		}
-	case json.Number:
-		if s := x.String(); idKey && len(s) >= 3 && !strings.ContainsAny(s, ".eE") {
-			add(s)
+	case float64:
+		if idKey && x == math.Trunc(x) && math.Abs(x) >= 100 && math.Abs(x) < 1<<53 {
+			add(strconv.FormatFloat(x, 'f', -1, 64))
 		}
 	}
 }
 
-// isIDKey reports whether a JSON key names an identifier: id, ids, *_id,
-// *_ids, *_number, *-id, *Id, *ID, *Ids, *Number, *_no, *_code.
+// isIDKey reports whether a JSON key names an identifier: id, ids, uuid,
+// key, ref, *_id, *_ids, *_number, *-id, *_no, *_code, *_uuid, *_key,
+// *_ref, and their camelCase forms *Id, *ID, *Ids, *Number, ... It does
+// not allocate.
 func isIDKey(k string) bool {
-	l := strings.ToLower(k)
-	if l == "id" || l == "ids" || l == "uuid" || l == "key" || l == "ref" {
-		return true
-	}
-	for _, suf := range []string{"_id", "_ids", "_number", "-id", "_no", "_code", "_uuid", "_key", "_ref"} {
-		if strings.HasSuffix(l, suf) {
+	switch len(k) {
+	case 2, 3, 4:
+		if strings.EqualFold(k, "id") || strings.EqualFold(k, "ids") || strings.EqualFold(k, "uuid") ||
+			strings.EqualFold(k, "key") || strings.EqualFold(k, "ref") {
 			return true
 		}
 	}
-	for _, suf := range []string{"Id", "ID", "Ids", "IDs", "Number", "No", "Code", "Uuid", "UUID", "Key", "Ref"} {
+	for _, suf := range idSuffixes {
+		if len(k) > len(suf) && strings.EqualFold(k[len(k)-len(suf):], suf) {
+			return true
+		}
+	}
+	for _, suf := range idCamelSuffixes {
 		if len(k) > len(suf) && strings.HasSuffix(k, suf) && isLowerOrDigit(k[len(k)-len(suf)-1]) {
 			return true
 		}
 	}
 	return false
 }
+
+var (
+	idSuffixes      = []string{"_id", "_ids", "_number", "-id", "_no", "_code", "_uuid", "_key", "_ref"}
+	idCamelSuffixes = []string{"Id", "ID", "Ids", "IDs", "Number", "No", "Code", "Uuid", "UUID", "Key", "Ref"}
+)
 
 func isLowerOrDigit(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
 
@@ -140,41 +155,88 @@ func looksLikeID(s string) bool {
 // keyRank orders an object's keys for its head: identifiers, then status,
 // then amounts, then dates and times, then the rest by name.
 func keyRank(k string) int {
-	l := strings.ToLower(k)
-	switch {
-	case isIDKey(k):
+	if isIDKey(k) {
 		return 0
-	case strings.Contains(l, "status") || l == "state" || strings.HasSuffix(l, "_state"):
+	}
+	var buf [64]byte
+	l := buf[:0]
+	for i := 0; i < len(k) && i < len(buf); i++ {
+		c := k[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		l = append(l, c)
+	}
+	switch {
+	case bytesContainsAny(l, rankStatus):
 		return 1
-	case containsAny(l, []string{"amount", "price", "total", "cost", "balance", "fee", "count", "quantity"}):
+	case bytesContainsAny(l, rankAmount):
 		return 2
-	case containsAny(l, []string{"date", "time", "_at", "dob"}):
+	case bytesContainsAny(l, rankTime):
 		return 3
 	}
 	return 4
 }
 
+var (
+	rankStatus = []string{"status", "state"}
+	rankAmount = []string{"amount", "price", "total", "cost", "balance", "fee", "count", "quantity"}
+	rankTime   = []string{"date", "time", "_at", "dob"}
+)
+
+// bytesContainsAny reports whether b contains one of subs.
+func bytesContainsAny(b []byte, subs []string) bool {
+	for _, s := range subs {
+		if bytes.Contains(b, []byte(s)) {
+			return true
+		}
+	}
+	return false
+}
+
 // sortedJSONKeys returns m's keys by keyRank, then by name.
 func sortedJSONKeys(m map[string]any) []string {
-	keys := slices.Sorted(maps.Keys(m))
-	slices.SortStableFunc(keys, func(a, b string) int { return keyRank(a) - keyRank(b) })
+	type ranked struct {
+		k string
+		r int
+	}
+	rs := make([]ranked, 0, len(m))
+	for k := range m {
+		rs = append(rs, ranked{k, keyRank(k)})
+	}
+	slices.SortFunc(rs, func(a, b ranked) int {
+		if a.r != b.r {
+			return a.r - b.r
+		}
+		return strings.Compare(a.k, b.k)
+	})
+	keys := make([]string, len(rs))
+	for i, r := range rs {
+		keys[i] = r.k
+	}
 	return keys
 }
 
-// objectHead names an object by its first identifier ("reservation
-// HATHAU") and lists its short scalar values, key: value, most telling
-// first, within MaxFactBytes.
-func objectHead(m map[string]any, name string) (head string, named bool) {
+// objectHead names an object by its identifier ("reservation HATHAU":
+// the id key the tool's name names, else the first) and lists its short
+// scalar values, key: value, most telling first, within jsonHeadBytes.
+func objectHead(m map[string]any, tool string) (head string, named bool) {
 	var b strings.Builder
 	keys := sortedJSONKeys(m)
+	tl := strings.ToLower(tool)
+	for i, k := range keys {
+		if keyRank(k) != 0 {
+			break
+		}
+		if e := idEntity(k); e != "" && tl != "" && strings.Contains(tl, e) {
+			keys = append([]string{k}, append(keys[:i:i], keys[i+1:]...)...)
+			break
+		}
+	}
 	rest := keys
 	if len(keys) > 0 && keyRank(keys[0]) == 0 {
 		if v := scalarText(m[keys[0]]); v != "" {
-			entity := strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(keys[0]), "id"), "_")
-			if entity == "" {
-				entity = name
-			}
-			if entity != "" {
+			if entity := idEntity(keys[0]); entity != "" {
 				b.WriteString(entity + " ")
 			}
 			b.WriteString(v)
@@ -277,13 +339,25 @@ func scalarText(v any) string {
 	switch x := v.(type) {
 	case string:
 		return strings.TrimSpace(x)
-	case json.Number:
-		return x.String()
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
 	case bool:
 		if x {
 			return "true"
 		}
 		return "false"
+	}
+	return ""
+}
+
+// idEntity is what an id key identifies: "reservation" for reservation_id
+// or reservationId, "" for id.
+func idEntity(k string) string {
+	l := strings.ToLower(k)
+	for _, suf := range []string{"_id", "-id", "id", "_number", "number", "_no", "_code", "_uuid", "uuid", "_key", "_ref"} {
+		if strings.HasSuffix(l, suf) && len(l) > len(suf) {
+			return strings.TrimRight(l[:len(l)-len(suf)], "_-")
+		}
 	}
 	return ""
 }

@@ -42,6 +42,7 @@ type Registry struct {
 	tools      map[string]toolConfig
 	maxFacts   int
 	fallback   Extractor
+	shapes     []shapeRule
 	results    *resultCache
 }
 
@@ -128,7 +129,7 @@ func NewRegistry(opts ...RegistryOption) *Registry {
 		aliases:    make(map[string]string),
 		tools:      make(map[string]toolConfig),
 		maxFacts:   DefaultMaxFacts,
-		fallback:   Fallback(),
+		fallback:   Func(fallbackExtract), // Extract redacts what it returns (finish)
 		results:    newResultCache(),
 	}
 	for _, o := range opts {
@@ -270,6 +271,9 @@ func (r *Registry) extract(call Call, output string) ToolSummary {
 		s = dropped(call, output)
 	} else {
 		e, ok := r.Lookup(call.Name)
+		if !ok {
+			e, ok = r.byShape(call)
+		}
 		if !ok {
 			r.mu.RLock()
 			e = r.fallback

@@ -139,6 +139,9 @@ func (t *searchTally) line(s *ToolSummary, i int, line string) bool {
 	case t.o.multi:
 		file, isMatch := grepFile(line)
 		switch {
+		case file == "" && isBarePath(line):
+			t.add(strings.TrimSpace(line), 1) // grep -l, Claude Code's Grep, Moatless' code sections
+			t.matches++
 		case file == "":
 			t.matches++
 		case isMatch:
@@ -372,4 +375,26 @@ func listEntries(tool, line string) []string {
 // isLiteral reports whether a grep pattern has no regexp syntax.
 func isLiteral(p string) bool {
 	return p != "" && !strings.ContainsAny(p, `\.^$*+?()[]{}|`)
+}
+
+// isBarePath reports whether line is a file path alone: no blanks, a
+// '/' or a file extension, not a fence or a tag.
+func isBarePath(line string) bool {
+	p := strings.TrimSpace(line)
+	if len(p) < 3 || len(p) > 300 || strings.ContainsAny(p, " \t`<>\"'|*") || strings.HasSuffix(p, ":") {
+		return false
+	}
+	if strings.Contains(p, "/") {
+		return true
+	}
+	dot := strings.LastIndexByte(p, '.')
+	if dot <= 0 || len(p)-dot-1 < 1 || len(p)-dot-1 > 6 {
+		return false
+	}
+	for _, c := range p[dot+1:] {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }

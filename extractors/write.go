@@ -84,11 +84,24 @@ func writeTarget(a callArgs) (p, sub string) {
 // oldText returns the text an edit replaces (old_str, search) and whether
 // the arguments have it.
 func oldText(a callArgs) (string, bool) {
-	old, ok := a.m["old_str"].(string)
-	if !ok {
-		old, ok = a.m["search"].(string)
+	for _, k := range []string{"old_str", "old_string", "search"} {
+		if old, ok := a.m[k].(string); ok {
+			return old, true
+		}
 	}
-	return old, ok
+	// MultiEdit: edits [{old_string, new_string}, ...].
+	if edits, ok := a.m["edits"].([]any); ok && len(edits) > 0 {
+		var old []string
+		for _, e := range edits {
+			if m, ok := e.(map[string]any); ok {
+				if o, ok := m["old_string"].(string); ok {
+					old = append(old, o)
+				}
+			}
+		}
+		return strings.Join(old, "\n"), len(old) > 0
+	}
+	return "", false
 }
 
 // changeFact returns the fact of what an edit changed: lines replaced,
@@ -98,11 +111,14 @@ func changeFact(a callArgs, name, sub string) string {
 	lines := func(s string) string {
 		return fmt.Sprintf("%d %s", lineCount(s), plural(lineCount(s), "line", "lines"))
 	}
-	content := a.str("content", "contents", "file_text", "text", "data")
+	content := a.str("content", "contents", "file_text", "text", "data", "new_source", "code")
 	start, hasStart := a.int("start_line", "line", "insert_line", "line_number")
 	end, hasEnd := a.int("end_line")
 	if old, ok := oldText(a); ok {
-		return fmt.Sprintf("Replaced %s with %d", lines(old), lineCount(a.str("new_str", "replace", "replacement")))
+		if n := editCount(a); n > 1 {
+			return fmt.Sprintf("%d edits: replaced %s", n, lines(old))
+		}
+		return fmt.Sprintf("Replaced %s with %d", lines(old), lineCount(a.str("new_str", "new_string", "replace", "replacement")))
 	}
 	switch {
 	case hasStart && hasEnd:
@@ -125,6 +141,10 @@ func changeFact(a callArgs, name, sub string) string {
 func editFailure(s *ToolSummary, env envelope, body, first string) {
 	s.Status = StatusError
 	msg := first
+	if t := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(first), ":")); len(t) <= 8 {
+		// "ERROR:" alone (OpenHands' editor): the message is on the next line.
+		msg = strings.TrimSpace(first + " " + firstLine(strings.TrimPrefix(body, first)))
+	}
 	eachLine(body, func(_ int, line string) bool {
 		if m := sweErrLineRe.FindStringSubmatch(strings.TrimRight(line, "\r")); m != nil {
 			msg = "Edit rejected: " + m[1]
@@ -143,4 +163,10 @@ func editFailure(s *ToolSummary, env envelope, body, first string) {
 		s.Metadata[MetaExceptions] = n + " (" + msg + ")"
 		s.KeyFacts = append(s.KeyFacts, "Exceptions: "+n)
 	}
+}
+
+// editCount is the number of edits of a MultiEdit call (0 for others).
+func editCount(a callArgs) int {
+	edits, _ := a.m["edits"].([]any)
+	return len(edits)
 }
