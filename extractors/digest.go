@@ -15,6 +15,8 @@ const (
 	maxDigestInstructions = 15
 	maxDigestQuestions    = 8
 	maxDigestEntities     = 60
+	maxDigestRecords      = 40
+	maxRecordIDs          = 16
 	maxDigestItemBytes    = 200
 	maxInstructionBytes   = 160
 	maxDigestPrevious     = 4000
@@ -47,6 +49,11 @@ type Digest struct {
 	// paths of an LLM summary folded in, kept when Render shortens the
 	// narrative.
 	FilesMentioned []string
+	// Records are the identifiers tools returned as JSON, per call, most
+	// recent first: what was looked up, booked or changed, e.g.
+	// "cancel_reservation: reservation HATHAU, HAT136, credit_card_4421486
+	// (error)". Render keeps them right after the paths.
+	Records []string
 	// Commands are the commands run, with their status, e.g.
 	// "pytest tests/test_x.py (exit 1)". Plain file reads and writes are
 	// not listed here (they are in the file lists) unless they failed.
@@ -185,6 +192,24 @@ func (n *digestBuilder) record(call Call, s ToolSummary, hasResult bool) {
 	for _, e := range splitList(md[MetaDefines]) {
 		n.entity(e)
 	}
+	if ids := splitList(md[MetaIdentifiers]); len(ids) > 0 && hasResult {
+		n.d.Records = append(n.d.Records, recordItem(call.Name, ids, failed))
+	}
+}
+
+// recordItem is the Records item of one call: the tool and the identifiers
+// it returned (at most maxRecordIDs), "(error)" when it failed.
+func recordItem(tool string, ids []string, failed bool) string {
+	more := ""
+	if len(ids) > maxRecordIDs {
+		more = ", +" + itoa(len(ids)-maxRecordIDs) + " more"
+		ids = ids[:maxRecordIDs]
+	}
+	item := cleanLine(tool, 60) + ": " + strings.Join(ids, ", ") + more
+	if failed {
+		item += " (error)"
+	}
+	return item
 }
 
 // userText extracts instructions and questions from a user's text.
@@ -303,6 +328,7 @@ func (n *digestBuilder) finish(prev Digest) Digest {
 	}
 	d.FilesMentioned = dedupePaths(dedupe(mentionedPaths(d, prev), maxDigestPaths))
 	d.Commands = failedFirst(merge(d.Commands, prev.Commands, maxDigestCommands))
+	d.Records = merge(d.Records, prev.Records, maxDigestRecords)
 	d.Errors = merge(d.Errors, prev.Errors, maxDigestErrors)
 	d.Instructions = merge(d.Instructions, prev.Instructions, maxDigestInstructions)
 	d.Questions = merge(d.Questions, prev.Questions, maxDigestQuestions)

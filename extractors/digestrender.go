@@ -12,6 +12,7 @@ const (
 	secErrors
 	secQuestions
 	secPaths
+	secRecords
 	secCommands
 	secEntities
 	numSections
@@ -19,8 +20,8 @@ const (
 
 // sectionLabel and sectionSep are each section's label and item separator.
 var (
-	sectionLabel = [numSections]string{"Instructions", "Errors", "Open questions", "Files", "Commands", "Entities"}
-	sectionSep   = [numSections]string{"; ", "; ", " ", ", ", "; ", ", "}
+	sectionLabel = [numSections]string{"Instructions", "Errors", "Open questions", "Files", "Records", "Commands", "Entities"}
+	sectionSep   = [numSections]string{"; ", "; ", " ", ", ", "; ", "; ", ", "}
 )
 
 // roundOne are the sections Render fills after the paths, in order, each
@@ -31,8 +32,8 @@ var (
 	roundOne = []struct {
 		sec   int
 		share float64
-	}{{secEntities, 0.10}, {secInstructions, 0.25}, {secErrors, 0.20}, {secCommands, 0.15}, {secQuestions, 0.10}}
-	roundTwo = []int{secInstructions, secErrors, secCommands, secQuestions, secEntities}
+	}{{secRecords, 0.25}, {secEntities, 0.10}, {secInstructions, 0.25}, {secErrors, 0.20}, {secCommands, 0.15}, {secQuestions, 0.10}}
+	roundTwo = []int{secRecords, secInstructions, secErrors, secCommands, secQuestions, secEntities}
 	// fullOrder are the sections whose items have a short form, in the
 	// order Render restores their full forms.
 	fullOrder = []int{secInstructions, secErrors, secCommands, secQuestions}
@@ -99,6 +100,7 @@ func (d Digest) KeyPoints() []string {
 		{"Errors", d.Errors, "; ", false},
 		{"Open questions", d.Questions, " ", false},
 		{"Files " + pathGroupVerb[groupModified], paths[groupModified], ", ", true},
+		{"Records", d.Records, "; ", false},
 		{"Commands", d.Commands, "; ", false},
 	}
 	for g := groupRead; g < numPathGroups; g++ {
@@ -135,7 +137,7 @@ func (d Digest) KeyPoints() []string {
 // a previous rule-based summary in this way, as lists rather than text.
 func ParseKeyPoints(keyPoints []string) Digest {
 	var d Digest
-	lists := map[string]*[]string{"Commands": &d.Commands, "Errors": &d.Errors}
+	lists := map[string]*[]string{"Commands": &d.Commands, "Errors": &d.Errors, "Records": &d.Records}
 	for g, l := range d.pathLists() {
 		lists["Files "+pathGroupVerb[g]] = l
 	}
@@ -146,7 +148,7 @@ func ParseKeyPoints(keyPoints []string) Digest {
 			continue
 		}
 		sep := ", "
-		if label == "Commands" || label == "Errors" {
+		if label == "Commands" || label == "Errors" || label == "Records" {
 			sep = "; "
 		}
 		for _, it := range strings.Split(items, sep) {
@@ -169,7 +171,8 @@ func estimateTokens(s string) int { return len(s)/3 + 1 }
 //  2. every path, grouped by what was done to them on one line; when they
 //     alone exceed the budget, they take all of it: the oldest of each
 //     group are left out and "+N more paths" says how many;
-//  3. the entities (identifiers) not already shown as paths, the
+//  3. the records (the identifiers business tools returned), the
+//     entities (identifiers) not already shown as paths, the
 //     instructions, errors, commands (failed first) and open questions,
 //     in short form (a command's head and status, an error's name, place
 //     and head of message), each first within a share of the room left,
@@ -188,6 +191,7 @@ func estimateTokens(s string) int { return len(s)/3 + 1 }
 //	Errors: ValueError at foo.py:12: ...
 //	Open questions: ...
 //	Files modified: a.go | read: b.go, c.go | searched: src/ | listed: pkg | tested: tests/test_x.py::test_y | run: repro.py | mentioned: d.go
+//	Records: cancel_reservation: reservation HATHAU, HAT136, HAT039; ...
 //	Commands: go test ./... (exit 1); ...
 //	Entities: ...
 //
@@ -321,6 +325,7 @@ func newDigestFit(d Digest, max int, count func(string) int) *digestFit {
 	f.items[secErrors] = d.Errors
 	f.items[secQuestions] = d.Questions
 	f.items[secCommands] = d.Commands
+	f.items[secRecords] = d.Records
 	isPath := map[string]bool{}
 	for _, l := range f.paths {
 		for _, p := range l {
