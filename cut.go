@@ -3,8 +3,10 @@ package compact
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
+	"github.com/agentcompact/compact/extractors"
 	"github.com/agentcompact/compact/internal/msg"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -12,6 +14,18 @@ import (
 // CutMarker is the visible marker stage 3 puts where it cut a message: the
 // bytes cut and the ref of the original (see [Ref]).
 const CutMarker = "\n[… compact: %d bytes cut, " + RefPrefix + "%s …]\n"
+
+// CutInstructionsMarker is the marker of a cut user message whose cut part
+// held instructions (extractors.Instructions): they stay visible inside the
+// marker, "; "-separated, so that a cut never hides what the user asked.
+const CutInstructionsMarker = "\n[… compact: %d bytes cut, " + RefPrefix + "%s … instructions in the cut part: %s]\n"
+
+// maxCutInstructions and maxCutInstructionBytes bound the instructions a
+// cut marker lists: the first ones, whole, within the bytes.
+const (
+	maxCutInstructions     = 8
+	maxCutInstructionBytes = 600
+)
 
 // CutArgumentsKey is the one key of the JSON object that replaces tool call
 // arguments cut by stage 3: {"compact_cut_arguments": "<head>[… cut …]<tail>"}.
@@ -145,7 +159,7 @@ func (c cutSpan) apply(m llms.MessageContent, ref string) llms.MessageContent {
 	out := msg.Clone(m)
 	switch p := out.Parts[c.part()].(type) {
 	case llms.TextContent:
-		p.Text = c.text(p.Text, ref)
+		p.Text = c.textKeeping(p.Text, ref, m.Role == llms.ChatMessageTypeHuman)
 		out.Parts[c.part()] = p
 	case llms.ToolCallResponse:
 		p.Content = c.text(p.Content, ref)
@@ -166,7 +180,11 @@ func (c cutSpan) apply(m llms.MessageContent, ref string) llms.MessageContent {
 
 // text returns t cut to its head and tail around the marker, or t when it
 // is not longer than what the cut keeps.
-func (c cutSpan) text(t, ref string) string {
+func (c cutSpan) text(t, ref string) string { return c.textKeeping(t, ref, false) }
+
+// textKeeping is text; instructions says the cut part's instructions are
+// listed in the marker (a user's text).
+func (c cutSpan) textKeeping(t, ref string, instructions bool) string {
 	h, tl := c.head(), c.tail()
 	if h+tl >= len(t) {
 		return t
@@ -178,5 +196,26 @@ func (c cutSpan) text(t, ref string) string {
 	for ts < len(t) && !utf8.RuneStart(t[ts]) {
 		ts++
 	}
+	if instructions {
+		if in := cutInstructions(t[h:ts]); in != "" {
+			return t[:h] + fmt.Sprintf(CutInstructionsMarker, ts-h, ref, in) + t[ts:]
+		}
+	}
 	return t[:h] + fmt.Sprintf(CutMarker, ts-h, ref) + t[ts:]
+}
+
+// cutInstructions lists the first instructions of a cut user text, whole,
+// "; "-separated, within maxCutInstructionBytes; "" when it has none.
+func cutInstructions(cut string) string {
+	var b strings.Builder
+	for _, in := range extractors.Instructions(cut, maxCutInstructions) {
+		if b.Len()+len(in)+2 > maxCutInstructionBytes {
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(in)
+	}
+	return b.String()
 }

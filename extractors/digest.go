@@ -61,8 +61,11 @@ type Digest struct {
 	// Errors are the errors seen, e.g. "ValueError at foo.py:12: bad value".
 	Errors []string
 	// Instructions are the user's instructions and decisions: sentences
-	// with "remember", "must", "never", "always", "don't", "decided", "we
-	// will use", "make sure", "instead of", ...
+	// with "remember", "must", "never", "always", "don't", "should",
+	// "please", "only", "decided", "we will use", "make sure", "instead of",
+	// ... Unlike the other lists they are standing orders: the task's (the
+	// conversation's first user message) come first, in their order, then
+	// the previous digests', then the new ones, most recent first.
 	Instructions []string
 	// Questions are the user's questions, most recent first.
 	Questions []string
@@ -77,7 +80,7 @@ type Digest struct {
 
 var (
 	// instructionRe finds sentences that carry an instruction or decision.
-	instructionRe = regexp.MustCompile(`(?i)\b(?:remember|must|mustn't|never|always|don't|do not|dont|make sure|ensure|decided|decide|decision|we will|we'll|we are going to|let's|lets use|instead of|prefer|important|required|requirement|should not|shouldn't|avoid|only use|from now on|keep in mind|note that)\b`)
+	instructionRe = regexp.MustCompile(`(?i)\b(?:remember|must|mustn't|never|always|don't|do not|dont|make sure|ensure|decided|decide|decision|we will|we'll|we are going to|let's|lets use|instead of|prefer|important|required|requirement|should|shouldn't|avoid|only|please|need to|needs to|from now on|keep in mind|note that)\b`)
 )
 
 // Digest aggregates msgs (oldest first) on top of prev, the digest of the
@@ -110,7 +113,8 @@ func (r *Registry) Digest(msgs []llms.MessageContent, prev Digest) Digest {
 			if txt, ok := textPart(p); ok {
 				switch m.Role {
 				case llms.ChatMessageTypeHuman, llms.ChatMessageTypeGeneric:
-					n.userText(txt)
+					n.userText(txt, prev.Messages == 0 && !n.sawUser)
+					n.sawUser = true
 				case llms.ChatMessageTypeTool, llms.ChatMessageTypeFunction:
 					// A tool result given as plain text: no call to match.
 					n.record(Call{Name: "tool"}, r.Extract(Call{Name: "tool"}, txt), true)
@@ -135,6 +139,10 @@ func (r *Registry) Digest(msgs []llms.MessageContent, prev Digest) Digest {
 // digestBuilder collects items oldest first.
 type digestBuilder struct {
 	d Digest
+	// task holds the instructions of the conversation's first user message
+	// (the task), when the messages summarized start the conversation.
+	task    []string
+	sawUser bool
 }
 
 func (n *digestBuilder) entity(e string) {
@@ -212,8 +220,9 @@ func recordItem(tool string, ids []string, failed bool) string {
 	return item
 }
 
-// userText extracts instructions and questions from a user's text.
-func (n *digestBuilder) userText(txt string) {
+// userText extracts instructions and questions from a user's text; task
+// says txt is the conversation's first user message.
+func (n *digestBuilder) userText(txt string, task bool) {
 	if len(txt) > 64<<10 {
 		txt = txt[:64<<10]
 	}
@@ -223,16 +232,45 @@ func (n *digestBuilder) userText(txt string) {
 			continue
 		}
 		if mayInstruct(sent) && instructionRe.MatchString(sent) {
+			if task {
+				n.task = append(n.task, shortenWords(sent, maxInstructionBytes))
+				continue
+			}
 			n.d.Instructions = append(n.d.Instructions, shortenWords(sent, maxInstructionBytes))
 		}
 	}
+}
+
+// Instructions returns the sentences of text that carry an instruction or
+// a decision, as a [Digest] keeps them (one line each, shortened at a word
+// to 160 bytes), in their order, deduplicated, at most max (max <= 0: no
+// limit). Only the first 64 KiB of text are read. Safe for concurrent use.
+func Instructions(text string, max int) []string {
+	if len(text) > 64<<10 {
+		text = text[:64<<10]
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, sent := range splitSentences(text) {
+		if strings.HasSuffix(sent, "?") || !mayInstruct(sent) || !instructionRe.MatchString(sent) {
+			continue
+		}
+		if s := shortenWords(sent, maxInstructionBytes); !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+			if max > 0 && len(out) == max {
+				break
+			}
+		}
+	}
+	return out
 }
 
 // instructionStems holds, lower-cased, a part of every alternative of
 // instructionRe: a sentence that contains none of them cannot match it.
 var instructionStems = []string{"remember", "must", "never", "always", "don", "do not", "make sure", "ensure",
 	"deci", "we will", "we'll", "we are going to", "let", "instead of", "prefer", "important", "requir",
-	"should", "avoid", "only use", "from now on", "keep in mind", "note that"}
+	"should", "avoid", "only", "please", "need", "from now on", "keep in mind", "note that"}
 
 // mayInstruct is a cheap filter before instructionRe (whose case-folding
 // alternation is slow): false only when an ASCII sentence contains none of
@@ -330,7 +368,13 @@ func (n *digestBuilder) finish(prev Digest) Digest {
 	d.Commands = failedFirst(merge(d.Commands, prev.Commands, maxDigestCommands))
 	d.Records = merge(d.Records, prev.Records, maxDigestRecords)
 	d.Errors = merge(d.Errors, prev.Errors, maxDigestErrors)
-	d.Instructions = merge(d.Instructions, prev.Instructions, maxDigestInstructions)
+	// Standing orders first: the task's instructions (in their order), then
+	// those of the previous digests, then the new ones, most recent first.
+	instr := append(append([]string{}, n.task...), prev.Instructions...)
+	for i := len(d.Instructions) - 1; i >= 0; i-- {
+		instr = append(instr, d.Instructions[i])
+	}
+	d.Instructions = dedupe(instr, maxDigestInstructions)
 	d.Questions = merge(d.Questions, prev.Questions, maxDigestQuestions)
 	d.Entities = samePathOnce(foldCase(merge(d.Entities, prev.Entities, maxDigestEntities)))
 	d.Previous = Redact(strings.ToValidUTF8(strings.TrimSpace(shorten(prev.Previous, maxDigestPrevious)), "\uFFFD"))

@@ -50,7 +50,7 @@ func TestDigest(t *testing.T) {
 	assert.Equal(t, "python3 check.py (exit 1)", d.Commands[0], "most recent first")
 	assert.Equal(t, "go test ./parser/ (exit 1)", d.Commands[1], "the tool name is resolved from the call id, whatever its case")
 	assert.Equal(t, []string{"ValueError at check.py:3: empty input", "Failed tests: TestParseEmpty, example.com/parser"}, d.Errors)
-	assert.Equal(t, []string{"We will use Go 1.22 only.", "Remember to keep the public API stable."}, d.Instructions)
+	assert.Equal(t, []string{"Remember to keep the public API stable.", "We will use Go 1.22 only."}, d.Instructions, "the task's instructions, in their order")
 	assert.Equal(t, []string{"Why does Parse fail on empty input?"}, d.Questions)
 	assert.Contains(t, d.Entities, "ValueError")
 	assert.Contains(t, d.Entities, "parser/parse.go")
@@ -64,7 +64,8 @@ func TestDigestCarriesForward(t *testing.T) {
 	assert.Equal(t, 15, d.Messages)
 	assert.Equal(t, 6, d.ToolCalls)
 	assert.Equal(t, []string{"parser/parse.go", "old.go"}, d.FilesRead, "new first, deduplicated")
-	assert.Equal(t, "Never touch vendor/.", d.Instructions[len(d.Instructions)-1])
+	assert.Equal(t, []string{"Never touch vendor/.", "We will use Go 1.22 only.", "Remember to keep the public API stable."}, d.Instructions,
+		"standing orders first: the previous digest's, then the new ones, most recent first")
 	assert.Contains(t, d.Entities, "OldThing")
 	assert.Equal(t, "KeyError at a.py:1", d.Errors[len(d.Errors)-1])
 	assert.Equal(t, "Earlier we set up the repo.", d.Previous)

@@ -83,7 +83,7 @@ func TestConversationChain(t *testing.T) {
 	// largest inputs of this test (2,208 tokens of a 3,000-token budget) it
 	// had to cut it, with its visible marker.
 	assert.Contains(t, prompt, "Human: "+sent[0][:2], "the engine pins the first human message (the task)")
-	assert.Regexp(t, `\[… compact: \d+ bytes cut, ref:[a-z2-7]{8} …\]`, prompt)
+	assert.Regexp(t, `\[… compact: \d+ bytes cut, ref:[a-z2-7]{8} …( instructions in the cut part: [^\n]+)?\]`, prompt)
 	assert.NotContains(t, prompt, "Human: "+sent[1])
 	assert.Contains(t, prompt, "Human: "+sent[38], "the recent turns are verbatim")
 
