@@ -16,13 +16,13 @@ import (
 
 // corpusDir is the folder, or comma- or os.PathListSeparator-separated list
 // of folders, of real trajectories (JSONL, the format of
-// /work/shared/eval/README.md) read by the corpus-wide measurements. Set it
+// ../shared/eval/README.md) read by the corpus-wide measurements. Set it
 // with -corpus or BUDGET_CORPUS; the measurements skip when a folder is
 // absent. See corpusDirs and loadCorpus.
-var corpusDir = flag.String("corpus", envOr("BUDGET_CORPUS", "../../shared/eval/trajectories"),
+var corpusDir = flag.String("corpus", envOr("BUDGET_CORPUS", "../../shared/eval/trajectories,../../shared/eval/frameworks"),
 	"folder of trajectory JSONL files for corpus-wide measurements; several folders are "+
 		"separated by commas or "+string(os.PathListSeparator)+" and measured together "+
-		"(e.g. -corpus /work/shared/eval/trajectories,/work/shared/eval/frameworks)")
+		"(e.g. -corpus ../../shared/eval/trajectories,../../shared/eval/frameworks)")
 
 func envOr(key, def string) string {
 	if v := os.Getenv(key); v != "" {

@@ -1,7 +1,6 @@
 package budget
 
 import (
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -81,18 +80,16 @@ func TestCountMatchesTiktoken(t *testing.T) {
 // TestCountMatchesTiktokenCorpus compares the fast count with tiktoken-go
 // on every text of the corpus (skipped when absent).
 func TestCountMatchesTiktokenCorpus(t *testing.T) {
-	if _, err := os.Stat(*corpusDir); err != nil {
-		t.Skipf("corpus folder %s absent: %v", *corpusDir, err)
-	}
 	if testing.Short() {
 		t.Skip("slow: tiktoken-go on the whole corpus")
 	}
+	corpus := loadCorpus(t)
 	for _, name := range []string{EncodingO200k, EncodingCL100k} {
 		enc, err := loadEncoder(name)
 		require.NoError(t, err)
 		ref := referenceCounter(t, name)
 		texts, tokens := 0, 0
-		for file, msgs := range loadDir(t, *corpusDir) {
+		for file, msgs := range corpus {
 			for i, m := range msgs {
 				for _, s := range messageTexts(m) {
 					want := ref(s)

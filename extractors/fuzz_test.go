@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -17,7 +18,9 @@ import (
 // fuzzTools are the tool names FuzzExtract dispatches over: every built-in
 // family and an unknown tool (the fallback).
 var fuzzTools = []string{"bash", "read_file", "open", "grep", "search_dir", "find_file", "write_file", "edit",
-	"str_replace", "create", "git", "submit", "http_get", "json", "sql", "unknown_tool"}
+	"str_replace", "create", "git", "submit", "http_get", "json", "sql", "unknown_tool",
+	"Read", "Edit", "MultiEdit", "Grep", "LS", "TodoWrite", "WebSearch", "NotebookEdit", "execute_bash",
+	"execute_ipython_cell", "str_replace_editor", "ViewCode", "SemanticSearch", "edit_block", "get_order"}
 
 // addSeeds adds the real outputs of testdata/outputs.jsonl as seeds.
 func addSeeds(f *testing.F, add func(tool, args, out string)) {
@@ -123,4 +126,57 @@ func FuzzRedact(f *testing.F) {
 			t.Fatalf("not idempotent: %q -> %q -> %q", s, r, extractors.Redact(r))
 		}
 	})
+}
+
+// FuzzJSONIdentifiers checks the generic extractor on JSON outputs of tools
+// nobody registered (matched by argument shape or not): no panic, Format
+// within the cap, and every identifier it reports (MetaIdentifiers) is
+// text of the output: it never invents one.
+func FuzzJSONIdentifiers(f *testing.F) {
+	f.Add(`{"order_id": "ord_8812"}`, `{"order_id": "ord_8812", "status": "shipped", "items": [{"sku_code": "SKU-1"}], "reservations": ["NO6JO3"]}`)
+	f.Add(`{}`, `[{"flight_number": "HAT069", "prices": {"economy": 121}}, {"flight_number": "HAT083"}]`)
+	f.Add(`{"file_path": "/a/b.txt", "content": "x"}`, `{"error": "denied", "request_id": 123456}`)
+	f.Add(`{"query": "x"}`, `{"id": 1e400, "user_id": -12345678901234567890, "x_id": "a\u0000b", "y_id": ["\ud800"]}`)
+	f.Add(``, `[[[[[[{"id": "deep1"}]]]]]]`)
+	reg := extractors.Default()
+	f.Fuzz(func(t *testing.T, args, out string) {
+		s := reg.Extract(extractors.Call{ID: "f", Name: "fuzz_business_tool", Arguments: args}, out)
+		for _, p := range extractortest.Check(s, false) {
+			t.Error(p)
+		}
+		ids := s.Metadata[extractors.MetaIdentifiers]
+		var doc any
+		if json.Unmarshal([]byte(out), &doc) != nil {
+			if ids != "" && !strings.Contains(out, strings.Split(ids, "\n")[0]) {
+				t.Errorf("identifiers %q reported for an output that is not JSON", ids)
+			}
+			return
+		}
+		values := map[string]bool{}
+		jsonScalars(doc, values)
+		for _, id := range strings.Split(ids, "\n") {
+			if id != "" && !strings.Contains(id, "[REDACTED") && !values[strings.ToValidUTF8(id, "\uFFFD")] {
+				t.Errorf("identifier %q is no value of the output", id)
+			}
+		}
+	})
+}
+
+// jsonScalars adds the string values and the integer values (as text) of
+// a decoded JSON document to set.
+func jsonScalars(v any, set map[string]bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			jsonScalars(e, set)
+		}
+	case []any:
+		for _, e := range x {
+			jsonScalars(e, set)
+		}
+	case string:
+		set[strings.TrimSpace(strings.ToValidUTF8(x, "\uFFFD"))] = true
+	case float64:
+		set[strconv.FormatFloat(x, 'f', -1, 64)] = true
+	}
 }

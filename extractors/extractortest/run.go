@@ -50,6 +50,40 @@ type Options struct {
 	SkipSecrets bool
 	// SkipHuge skips the 10 MB inputs (for -short runs).
 	SkipHuge bool
+	// Samples are real outputs of your own tools, checked like the cases
+	// and, each, for what its summary must keep (see [Sample]).
+	Samples []Sample
+}
+
+// Sample is one real call of your own tool with its output, and what the
+// summary must keep for the agent to go on: the identifiers it returned,
+// the paths it named, the error it reported.
+type Sample struct {
+	Name   string
+	Call   extractors.Call
+	Output string
+	// Keep are the strings the formatted summary (extractors.Format) must
+	// contain.
+	Keep []string
+}
+
+// CheckSample returns the problems of the summary of sample smp: those of
+// [Check], a Keep string missing from Format of the summary, and a fact
+// line that is not smaller than an output of more than
+// [extractors.FormatMaxBytes] bytes (masking must pay). It returns nil for
+// a good summary.
+func CheckSample(smp Sample, s extractors.ToolSummary, secrets bool) []string {
+	probs := Check(s, secrets)
+	line := extractors.Format(s)
+	for _, k := range smp.Keep {
+		if !strings.Contains(line, k) {
+			probs = append(probs, fmt.Sprintf("%q is not kept in %s", k, line))
+		}
+	}
+	if len(smp.Output) > extractors.FormatMaxBytes && len(line) >= len(smp.Output) {
+		probs = append(probs, fmt.Sprintf("the fact line (%d bytes) is not smaller than the output (%d bytes)", len(line), len(smp.Output)))
+	}
+	return probs
 }
 
 // Cases returns the inputs of the conformance run for the given tool
@@ -113,7 +147,8 @@ func Run(t *testing.T, e extractors.Extractor) {
 // [extractors.FormatMaxBytes] bytes, two runs must give equal summaries,
 // the status must be success, error or partial (or empty), and unless
 // opts.SkipSecrets no planted secret may appear in the key facts or
-// metadata. Each case is a subtest.
+// metadata. Then each of opts.Samples is checked with [CheckSample]. Each
+// case and sample is a subtest.
 func RunWith(t *testing.T, e extractors.Extractor, opts Options) {
 	t.Helper()
 	if e == nil {
@@ -136,6 +171,21 @@ func RunWith(t *testing.T, e extractors.Extractor, opts Options) {
 				t.Errorf("not deterministic:\n%#v\n%#v", s1, s2)
 			}
 			for _, p := range Check(s1, !opts.SkipSecrets) {
+				t.Error(p)
+			}
+		})
+	}
+	for i, smp := range opts.Samples {
+		name := smp.Name
+		if name == "" {
+			name = fmt.Sprintf("sample-%d", i)
+		}
+		t.Run("sample/"+name, func(t *testing.T) {
+			s, err := extract(e, Case{Name: name, Call: smp.Call, Output: smp.Output})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range CheckSample(smp, s, !opts.SkipSecrets) {
 				t.Error(p)
 			}
 		})

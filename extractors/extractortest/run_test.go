@@ -68,3 +68,23 @@ func TestCasesCoverHostileInputs(t *testing.T) {
 		}
 	}
 }
+
+// A user's own business tool, unregistered: the default registry's generic
+// JSON extractor keeps its identifiers; a sample's Keep catches a summary
+// that drops one.
+func TestSamples(t *testing.T) {
+	order := extractortest.Sample{
+		Name:   "get_order",
+		Call:   extractors.Call{ID: "c1", Name: "get_order", Arguments: `{"order_id": "ord_8812"}`},
+		Output: `{"order_id": "ord_8812", "customer_id": "cus_19", "status": "shipped", "tracking_number": "1Z999AA10123456784", "items": [` + strings.Repeat(`{"sku_code": "SKU-1", "qty": 2, "note": "gift wrap, leave at the door"}, `, 12) + `{"sku_code": "SKU-9", "qty": 1}]}`,
+		Keep:   []string{"ord_8812", "cus_19", "shipped", "1Z999AA10123456784", "SKU-9"},
+	}
+	extractortest.RunWith(t, extractors.Default(), extractortest.Options{Tools: []string{"get_order"}, SkipHuge: testing.Short(), Samples: []extractortest.Sample{order}})
+
+	headOnly := extractors.Func(func(c extractors.Call, out string) extractors.ToolSummary {
+		return extractors.ToolSummary{Tool: c.Name, Status: extractors.StatusSuccess, KeyFacts: []string{out[:40]}}
+	})
+	probs := extractortest.CheckSample(order, headOnly.Extract(order.Call, order.Output), true)
+	assert.Len(t, probs, 4, "a blind head cut drops the customer, the status, the tracking number and SKU-9: %v", probs)
+	assert.Contains(t, probs[1], `"shipped" is not kept`)
+}
