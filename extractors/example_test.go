@@ -90,3 +90,28 @@ func ExampleRegistry_Digest() {
 	// Commands: go test ./parser (exit 1)
 	// Entities: write_file, TestParse, bash
 }
+
+// A business tool nobody registered: the generic extractor names the JSON
+// output by its identifier and keeps every id it returned.
+func ExampleDefault_businessTool() {
+	reg := extractors.Default()
+	out := `{"order_id": "ord_8812", "customer_id": "cus_19", "status": "shipped", "total": 1240.5,
+		"items": [{"sku_code": "SKU-1", "qty": 2}, {"sku_code": "SKU-9", "qty": 1}], "tracking_number": "1Z999AA10123456784"}`
+	s := reg.Extract(extractors.Call{Name: "get_order", Arguments: `{"order_id": "ord_8812"}`}, out)
+	fmt.Println(extractors.Format(s))
+	fmt.Println(strings.ReplaceAll(s.Metadata[extractors.MetaIdentifiers], "\n", " "))
+	// Output:
+	// [✓ get_order: order ord_8812: customer_id cus_19, tracking_number 1Z999AA10123456784, status shipped, total 1240.5 | items[2]: SKU-1 2, SKU-9 1]
+	// cus_19 SKU-1 SKU-9 ord_8812 1Z999AA10123456784
+}
+
+// A tool of your own, matched by the shape of its arguments.
+func ExampleRegistry_RegisterShape() {
+	reg := extractors.Default()
+	reg.RegisterShape(extractors.Shape{All: []string{"ticket_id"}}, extractors.Func(func(c extractors.Call, out string) extractors.ToolSummary {
+		return extractors.ToolSummary{Tool: c.Name, KeyFacts: []string{"ticket: " + strings.SplitN(out, "\n", 2)[0]}}
+	}))
+	fmt.Println(extractors.Format(reg.Extract(extractors.Call{Name: "close_ticket", Arguments: `{"ticket_id": "T-17"}`}, "T-17 closed\nby: ops")))
+	// Output:
+	// [✓ close_ticket: ticket: T-17 closed]
+}
