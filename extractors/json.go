@@ -106,7 +106,7 @@ func jsonSummary(call Call, body string) (ToolSummary, bool) {
 		s.KeyFacts = append(s.KeyFacts, "Error: "+shorten(d.errMsg, 160))
 	}
 	if !d.named {
-		s.KeyFacts = append(s.KeyFacts, jsonFacts(body)...)
+		s.KeyFacts = append(s.KeyFacts, d.shape...)
 	}
 	if d.head != "" {
 		s.KeyFacts = append(s.KeyFacts, d.head)

@@ -28,6 +28,7 @@ type jsonDoc struct {
 	ids    []string // every identifier, in the order found, distinct
 	errMsg string   // the value of a top-level "error" key
 	named  bool     // head opens with the object's identifier
+	shape  []string // what jsonFacts says of the document, from the decoded value
 }
 
 // describeJSON describes a JSON object or array; false when s is not one.
@@ -50,6 +51,7 @@ func describeJSONFor(s, tool string) (jsonDoc, bool) {
 	d := jsonDoc{}
 	seen := map[string]bool{}
 	collectIDs(v, false, &d.ids, seen)
+	d.shape = shapeFacts(v)
 	switch x := v.(type) {
 	case map[string]any:
 		d.head, d.named = objectHead(x, tool)
@@ -309,7 +311,7 @@ func listFact(k string, v any) string {
 		if i == 0 {
 			sep = ": "
 		}
-		if b.Len()+len(sep)+len(e) > 2*MaxFactBytes {
+		if b.Len()+len(sep)+len(e) > jsonListBytes {
 			b.WriteString(", +" + itoa(len(items)-i) + " more")
 			break
 		}
@@ -358,6 +360,49 @@ func idEntity(k string) string {
 		if strings.HasSuffix(l, suf) && len(l) > len(suf) {
 			return strings.TrimRight(l[:len(l)-len(suf)], "_-")
 		}
+	}
+	return ""
+}
+
+// shapeFacts is jsonFacts of a decoded document: for an object its keys
+// with the length of array and object values, for an array its length and
+// the keys of its first element.
+func shapeFacts(v any) []string {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := slices.Sorted(maps.Keys(x))
+		parts := make([]string, 0, min(len(keys), maxJSONKeys+1))
+		for i, k := range keys {
+			if i == maxJSONKeys {
+				parts = append(parts, "+"+itoa(len(keys)-i)+" more")
+				break
+			}
+			parts = append(parts, shorten(k, 40)+valueShape(x[k]))
+		}
+		return []string{"JSON object: " + itoa(len(keys)) + " " + plural(len(keys), "key", "keys"), "Keys: " + strings.Join(parts, ", ")}
+	case []any:
+		out := []string{"JSON array: " + itoa(len(x)) + " " + plural(len(x), "item", "items")}
+		if len(x) > 0 {
+			if first, ok := x[0].(map[string]any); ok && len(first) > 0 {
+				keys := slices.Sorted(maps.Keys(first))
+				if len(keys) > maxJSONKeys {
+					keys = append(keys[:maxJSONKeys], "+"+itoa(len(first)-maxJSONKeys)+" more")
+				}
+				out = append(out, "Item keys: "+strings.Join(keys, ", "))
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// valueShape is jsonShape of a decoded value: "[3]", "{5}" or "".
+func valueShape(v any) string {
+	switch x := v.(type) {
+	case []any:
+		return "[" + itoa(len(x)) + "]"
+	case map[string]any:
+		return "{" + itoa(len(x)) + "}"
 	}
 	return ""
 }

@@ -16,10 +16,11 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-// corpusDir is the corpus of TestSummaryKeepsPaths: the folder
-// ../shared/eval/trajectories of the repository's parent, as for the
-// extractors' TestCorpusMeasure.
-var corpusDir = flag.String("corpus", filepath.Join("..", "..", "..", "shared", "eval", "trajectories"), "folder of JSONL agent trajectories of TestSummaryKeepsPaths (skipped when absent)")
+// corpusDir is the corpus of TestSummaryKeepsPaths: the folders
+// ../shared/eval/trajectories and ../shared/eval/frameworks beside the
+// repository, as for the extractors' TestCorpusMeasure.
+var corpusDir = flag.String("corpus", filepath.Join("..", "..", "..", "shared", "eval", "trajectories")+","+filepath.Join("..", "..", "..", "shared", "eval", "frameworks"),
+	"folders of JSONL agent trajectories of TestSummaryKeepsPaths, comma separated (absent ones are skipped)")
 
 // pathTally counts, over the compactions that summarized messages, the
 // file paths named by the summarized calls and those the summary text
@@ -115,10 +116,15 @@ func measurePaths(ctx context.Context, t *testing.T, c *compact.Compactor, name 
 // file paths named by the summarized calls' arguments (the definition of
 // the harness's path facts) the summary text shows. Run it with
 //
-//	go test ./cmd/compact-eval -run TestSummaryKeepsPaths -v -corpus /work/shared/eval/trajectories
+//	go test ./cmd/compact-eval -run TestSummaryKeepsPaths -v
 func TestSummaryKeepsPaths(t *testing.T) {
-	files, err := trajectory.Files(*corpusDir)
-	require.NoError(t, err)
+	var files []string
+	for _, dir := range strings.Split(*corpusDir, ",") {
+		if fs, err := trajectory.Files(strings.TrimSpace(dir)); err == nil {
+			files = append(files, fs...)
+		}
+	}
+	var err error
 	if len(files) == 0 {
 		t.Skipf("no trajectories in %s (set -corpus)", *corpusDir)
 	}
