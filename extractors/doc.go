@@ -82,8 +82,12 @@
 //     latest), status (branch, changed files).
 //   - HTTP fetches: URL, status line, content type, size, HTML title or JSON
 //     shape.
-//   - JSON outputs: top-level keys with the lengths of arrays and objects;
-//     array length and item keys; "error" fields.
+//   - JSON outputs (json, jq, and any tool without an extractor of its own):
+//     the object named by its identifier and short values ("order ord_8812:
+//     customer_id cus_19, status shipped, total 1240.5"), every identifier it
+//     returned ([MetaIdentifiers]: id, *_id, *_number, ... keys and id-looking
+//     strings in lists), its lists with their length and their elements' ids,
+//     the top-level keys when no identifier names it; "error" fields.
 //   - SQL results: query, rows (from "(N rows)", "N rows in set" or counted),
 //     columns (psql, mysql boxes, sqlite3).
 //   - recall (the recall tool's own answers, see [RecallPageHeader]): a
@@ -91,6 +95,18 @@
 //     ("[✓ recall: ref:k3f2a9qx lines 1-120 of 300 | tool read_file]"), a
 //     search its query and the refs it found, so recalling does not grow
 //     the context for good.
+//
+// Tools registered under no name are matched by the shape of their
+// arguments ([Shape], [Registry.RegisterShape]) before the fallback: a path
+// with new content is a write, a pattern or query a search, a path alone a
+// read, a url a fetch, a command a shell command. The fallback keeps an
+// output of at most 200 bytes (3 lines) whole, describes a JSON output as
+// above, and otherwise gives the size, first and last lines and errors.
+// Whatever the extractor, the registry adds the exceptions an output raised
+// (Python, Go, Java, JavaScript and Rust forms, ANSI-coloured notebook
+// tracebacks) and its test-run summary when the facts do not name them
+// (shell commands, reads and searches excepted: their extractors read
+// them, or show text rather than what a tool raised).
 //
 // All built-ins run in time linear in the output (regular expressions are
 // compiled once and only run on the few lines a cheap substring test
@@ -117,7 +133,9 @@
 // (exit 1)"; plain reads and writes are in the path lists), errors
 // (exceptions with location, failed tests), the user's instructions and
 // decisions (sentences with "remember", "must", "never", "always", "don't",
-// "decided", "we will", "make sure", "instead of", ...), the user's
+// "should", "only", "please", "decided", "we will", "make sure", "instead
+// of", ...; [Instructions]) as standing orders, the task's first, the
+// identifiers business tools returned per call (Records), the user's
 // questions, and domain entities (paths, exception names, definitions, tool
 // names). Tool results are matched to their calls by id ([CallsByID],
 // [ResolveCall]), since langchaingo's functions agent leaves result names
