@@ -1,5 +1,7 @@
 package extractors
 
+import "strings"
+
 // Shape matches a tool call by the keys of its JSON arguments, for tools
 // registered under no name the registry knows: a file tool is a file tool
 // whatever it is called. A call matches when its arguments hold every key of
@@ -92,6 +94,9 @@ func (r *Registry) byShape(call Call) (Extractor, bool) {
 	if len(r.shapes) == 0 {
 		return nil, false
 	}
+	if !r.mayHaveShape(call.Arguments) {
+		return nil, false // no shape's key is in the arguments: no decode
+	}
 	a := parseArgs(call.Arguments)
 	if a.m == nil {
 		return nil, false
@@ -102,4 +107,38 @@ func (r *Registry) byShape(call Call) (Extractor, bool) {
 		}
 	}
 	return nil, false
+}
+
+// mayHaveShape reports whether args may match a shape: it holds, quoted,
+// a key that some shape requires (of All, Any or AlsoAny). Callers hold
+// r.mu (read).
+func (r *Registry) mayHaveShape(args string) bool {
+	if strings.IndexByte(args, '"') < 0 {
+		return false
+	}
+	for _, sr := range r.shapes {
+		for _, keys := range [][]string{sr.shape.All, sr.shape.Any, sr.shape.AlsoAny} {
+			for _, k := range keys {
+				if hasQuoted(args, k) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// hasQuoted reports whether s holds k between double quotes.
+func hasQuoted(s, k string) bool {
+	for off := 0; ; {
+		i := strings.Index(s[off:], k)
+		if i < 0 {
+			return false
+		}
+		i += off
+		if i > 0 && s[i-1] == '"' && i+len(k) < len(s) && s[i+len(k)] == '"' {
+			return true
+		}
+		off = i + 1
+	}
 }
