@@ -23,8 +23,8 @@ const CutInstructionsMarker = "\n[… compact: %d bytes cut, " + RefPrefix + "%s
 // maxCutInstructions and maxCutInstructionBytes bound the instructions a
 // cut marker lists: the first ones, whole, within the bytes.
 const (
-	maxCutInstructions     = 8
-	maxCutInstructionBytes = 600
+	maxCutInstructions     = 12
+	maxCutInstructionBytes = 1000
 )
 
 // CutArgumentsKey is the one key of the JSON object that replaces tool call
