@@ -2,8 +2,9 @@
 // trajectories: how many input tokens each strategy bills and which facts
 // of the conversation it keeps visible to the model.
 //
-// It replays every JSONL trajectory of a folder (the format of
-// ../shared/eval/README.md) as an agent would: one model call per assistant
+// It replays every JSONL trajectory of the folders given (the format of
+// ../shared/eval/README.md; by default the coding-agent trajectories and
+// the runs of other frameworks beside them) as an agent would: one model call per assistant
 // message, whose input is the conversation before it. Each call goes
 // through every strategy side by side, at every window:
 //
@@ -21,11 +22,13 @@
 // summarizer calls and tokens, fact retention, budget and tool-pair
 // violations, prefix-stable calls, cost with prompt caching; for ours, the
 // recall coverage of the compacted originals, by ref and by search, and
-// the tokens refs cost) and a one-line recall summary, and writes a
-// markdown report, two plots and a CSV of per-run figures:
+// the tokens refs cost) and a one-line recall summary, the default
+// strategy's retention per folder and per source framework (a file's name
+// up to "__") with its targets, and writes a markdown report, three plots
+// and a CSV of per-run figures:
 //
-//	go run ./cmd/compact-eval [-dir ../shared/eval/trajectories] [-windows 16000,32000,128000] [-strategies ...] [-out docs/eval]
+//	go run ./cmd/compact-eval [-dir ../shared/eval/trajectories,../shared/eval/frameworks] [-windows 16000,32000,128000] [-strategies ...] [-out docs/eval]
 //
 // A progress bar is drawn on stderr; -quiet turns it off. Run it from the
-// repository root; the default folder is the evaluation corpus next to it.
+// repository root; the default folders are the evaluation corpus next to it.
 package main
