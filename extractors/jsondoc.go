@@ -134,7 +134,7 @@ func isLowerOrDigit(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c 
 
 // looksLikeID reports whether a string in a list looks like an identifier:
 // 4 to 40 letters, digits, '_' or '-', with at least one letter and one
-// digit ("NO6JO3", "ord_123", "HAT069").
+// digit ("NO6JO3", "ord_123", "HAT069"), or an upper-case code ("HATHAU").
 func looksLikeID(s string) bool {
 	if len(s) < 4 || len(s) > 40 {
 		return false
@@ -151,7 +151,21 @@ func looksLikeID(s string) bool {
 			return false
 		}
 	}
-	return letter && digit
+	return letter && digit || isUpperCode(s)
+}
+
+// isUpperCode reports whether s is an upper-case code of 5 to 16 letters
+// and digits: a booking reference such as "HATHAU".
+func isUpperCode(s string) bool {
+	if len(s) < 5 || len(s) > 16 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // keyRank orders an object's keys for its head: identifiers, then status,
