@@ -204,11 +204,13 @@ func (c cutSpan) textKeeping(t, ref string, instructions bool) string {
 	return t[:h] + fmt.Sprintf(CutMarker, ts-h, ref) + t[ts:]
 }
 
-// cutInstructions lists the first instructions of a cut user text, whole,
-// "; "-separated, within maxCutInstructionBytes; "" when it has none.
+// cutInstructions lists the first instructions of a cut user text, whole
+// and redacted, "; "-separated, within maxCutInstructionBytes; "" when it
+// has none.
 func cutInstructions(cut string) string {
 	var b strings.Builder
 	for _, in := range extractors.Instructions(cut, maxCutInstructions) {
+		in = extractors.Redact(in) // as the digest's items are
 		if b.Len()+len(in)+2 > maxCutInstructionBytes {
 			break
 		}
