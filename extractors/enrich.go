@@ -3,11 +3,13 @@ package extractors
 import "strings"
 
 // enrich adds to s what any tool's output may hold whatever its extractor
-// looked at (except shell commands, file reads and searches): the exceptions it raised (an edit tool whose observation ends
-// with a failing test run, a notebook cell's traceback, a business API's
-// error) and the summary of a test run, when s's facts do not already name
-// them, and the identifiers of a JSON output. The facts go right after the first one, so the per-tool cap keeps
-// them. s's facts and metadata are copied before they change.
+// looked at (shell commands, file reads and searches excepted): the
+// exceptions it raised (an edit whose observation ends with a failing test
+// run, a notebook cell's traceback, a business API's error) and the summary
+// of a test run, when s's facts do not already name them, and the
+// identifiers of a JSON output. The facts go right after the first one, so
+// that the per-tool cap keeps them. s's metadata is copied before it
+// changes.
 func enrich(s ToolSummary, output string) ToolSummary {
 	facts := strings.Join(s.KeyFacts, "\n")
 	var add []string
