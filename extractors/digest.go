@@ -223,22 +223,36 @@ func recordItem(tool string, ids []string, failed bool) string {
 // userText extracts instructions and questions from a user's text; task
 // says txt is the conversation's first user message.
 func (n *digestBuilder) userText(txt string, task bool) {
-	if len(txt) > 64<<10 {
-		txt = txt[:64<<10]
-	}
-	for _, sent := range splitSentences(txt) {
+	for _, sent := range splitSentences(userPrefix(txt)) {
 		if strings.HasSuffix(sent, "?") {
 			n.d.Questions = append(n.d.Questions, sent)
 			continue
 		}
-		if mayInstruct(sent) && instructionRe.MatchString(sent) {
-			if task {
-				n.task = append(n.task, shortenWords(sent, maxInstructionBytes))
-				continue
-			}
-			n.d.Instructions = append(n.d.Instructions, shortenWords(sent, maxInstructionBytes))
+		if in, ok := instruction(sent); ok && task {
+			n.task = append(n.task, in)
+		} else if ok {
+			n.d.Instructions = append(n.d.Instructions, in)
 		}
 	}
+}
+
+// userPrefix is the part of a user's text the digest reads: its first 64
+// KiB.
+func userPrefix(txt string) string {
+	if len(txt) > 64<<10 {
+		return txt[:64<<10]
+	}
+	return txt
+}
+
+// instruction returns sentence sent as the digest keeps an instruction or
+// decision (shortened at a word to maxInstructionBytes) and whether it is
+// one: not a question, and matching instructionRe.
+func instruction(sent string) (string, bool) {
+	if strings.HasSuffix(sent, "?") || !mayInstruct(sent) || !instructionRe.MatchString(sent) {
+		return "", false
+	}
+	return shortenWords(sent, maxInstructionBytes), true
 }
 
 // Instructions returns the sentences of text that carry an instruction or
@@ -246,16 +260,10 @@ func (n *digestBuilder) userText(txt string, task bool) {
 // to 160 bytes), in their order, deduplicated, at most max (max <= 0: no
 // limit). Only the first 64 KiB of text are read. Safe for concurrent use.
 func Instructions(text string, max int) []string {
-	if len(text) > 64<<10 {
-		text = text[:64<<10]
-	}
 	var out []string
 	seen := map[string]bool{}
-	for _, sent := range splitSentences(text) {
-		if strings.HasSuffix(sent, "?") || !mayInstruct(sent) || !instructionRe.MatchString(sent) {
-			continue
-		}
-		if s := shortenWords(sent, maxInstructionBytes); !seen[s] {
+	for _, sent := range splitSentences(userPrefix(text)) {
+		if s, ok := instruction(sent); ok && !seen[s] {
 			seen[s] = true
 			out = append(out, s)
 			if max > 0 && len(out) == max {

@@ -15,14 +15,7 @@ import (
 // agentRun builds a small agent conversation the way langchaingo holds it:
 // tool results carry no tool name, only the call id.
 func agentRun() []llms.MessageContent {
-	call := func(id, name, args string) llms.MessageContent {
-		return llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{
-			llms.ToolCall{ID: id, Type: "function", FunctionCall: &llms.FunctionCall{Name: name, Arguments: args}},
-		}}
-	}
-	result := func(id, out string) llms.MessageContent {
-		return llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: id, Content: out}}}
-	}
+	call, result := callMsg, resultMsg
 	return []llms.MessageContent{
 		llms.TextParts(llms.ChatMessageTypeHuman, "Fix the parser. Remember to keep the public API stable. We will use Go 1.22 only. Why does Parse fail on empty input?"),
 		call("c1", "read_file", `{"path": "parser/parse.go"}`),
@@ -35,6 +28,19 @@ func agentRun() []llms.MessageContent {
 		result("c4", "<returncode>1</returncode>\n<output>\nTraceback (most recent call last):\n  File \"check.py\", line 3, in <module>\nValueError: empty input\n</output>"),
 		{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{llms.TextContent{Text: "Done."}}},
 	}
+}
+
+// callMsg is an assistant message holding one tool call.
+func callMsg(id, name, args string) llms.MessageContent {
+	return llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{
+		llms.ToolCall{ID: id, Type: "function", FunctionCall: &llms.FunctionCall{Name: name, Arguments: args}},
+	}}
+}
+
+// resultMsg is a tool message holding the result of call id, without the
+// tool's name (as langchaingo's functions agent sends it).
+func resultMsg(id, out string) llms.MessageContent {
+	return llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: id, Content: out}}}
 }
 
 func TestDigest(t *testing.T) {

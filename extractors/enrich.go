@@ -27,34 +27,19 @@ func enrich(s ToolSummary, output string) ToolSummary {
 		return s
 	}
 	if excs := scanExceptions(output); len(excs) > 0 {
-		var missing []string
-		for _, x := range excs {
-			if !strings.Contains(facts, x.name) {
-				missing = append(missing, x.name)
-			}
-		}
-		if len(missing) > 0 {
+		names, full := excLists(excs)
+		if missing := notIn(facts, names); len(missing) > 0 {
 			add = append(add, "Exceptions: "+strings.Join(missing, ", "))
 			s.Status = StatusError
 		}
 		if md[MetaExceptions] == "" {
-			full := make([]string, len(excs))
-			for i, x := range excs {
-				full[i] = x.String()
-			}
 			set(MetaExceptions, strings.Join(full, "\n"))
 		}
 	}
-	if md[MetaIdentifiers] == "" && md[MetaKind] != KindJSON && looksLikeJSON(output) {
+	if md[MetaIdentifiers] == "" && md[MetaKind] != KindJSON {
 		if d, ok := describeJSON(output); ok && len(d.ids) > 0 {
 			set(MetaIdentifiers, strings.Join(d.ids, "\n"))
-			var missing []string
-			for _, id := range d.ids {
-				if !strings.Contains(facts, id) {
-					missing = append(missing, id)
-				}
-			}
-			add = append(add, chunkFacts("IDs: ", missing, MaxFactBytes-10)...)
+			add = append(add, chunkFacts("IDs: ", notIn(facts, d.ids), MaxFactBytes-10)...)
 		}
 	}
 	if md[MetaTests] == "" && mayHoldTestRun(output) {
@@ -82,18 +67,15 @@ func enrich(s ToolSummary, output string) ToolSummary {
 	return s
 }
 
-// looksLikeJSON reports whether s opens like a JSON object or array.
-func looksLikeJSON(s string) bool {
-	for i := 0; i < len(s) && i < 64; i++ {
-		switch s[i] {
-		case ' ', '\t', '\r', '\n':
-			continue
-		case '{', '[':
-			return true
+// notIn returns the items that text does not contain, in order.
+func notIn(text string, items []string) []string {
+	var out []string
+	for _, it := range items {
+		if !strings.Contains(text, it) {
+			out = append(out, it)
 		}
-		return false
 	}
-	return false
+	return out
 }
 
 // mayHoldTestRun is a cheap test for the words every test summary holds.

@@ -360,12 +360,17 @@ func appendExceptions(facts []string, md map[string]string, body string) []strin
 	if len(excs) == 0 {
 		return facts
 	}
-	names := make([]string, len(excs))
-	full := make([]string, len(excs))
-	for i, e := range excs {
-		names[i] = e.name
-		full[i] = e.String()
-	}
+	names, full := excLists(excs)
 	md[MetaExceptions] = strings.Join(full, "\n")
 	return append(facts, "Exceptions: "+strings.Join(names, ", "))
+}
+
+// excLists returns the names of excs and their full forms
+// ("ValueError at foo.py:12: msg", excInfo.String), in order.
+func excLists(excs []excInfo) (names, full []string) {
+	names, full = make([]string, len(excs)), make([]string, len(excs))
+	for i, e := range excs {
+		names[i], full[i] = e.name, e.String()
+	}
+	return names, full
 }

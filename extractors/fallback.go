@@ -52,12 +52,9 @@ func fallbackExtract(call Call, output string) ToolSummary {
 	excs, e := scanErrors(output)
 	var names []string
 	if len(excs) > 0 {
-		e = excs[0].String()
-		full := make([]string, len(excs))
-		names = make([]string, len(excs))
-		for i, x := range excs {
-			full[i], names[i] = x.String(), x.name
-		}
+		var full []string
+		names, full = excLists(excs)
+		e = full[0]
 		s.Metadata[MetaExceptions] = strings.Join(full, "\n")
 	}
 	if e != "" {

@@ -2,79 +2,70 @@ package extractors
 
 import (
 	"encoding/json"
-	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
 // maxJSONKeys bounds the keys listed for a JSON object.
 const maxJSONKeys = 10
 
-// jsonFacts describes a JSON document: for an object its top-level keys
-// with the length of array and object values, for an array its length and
-// the keys of its first element. It returns nil when s is not JSON.
+// jsonFacts describes a JSON document (shapeFacts); nil when s is not a
+// JSON object or array.
 func jsonFacts(s string) []string {
 	s = strings.TrimSpace(s)
 	if s == "" || (s[0] != '{' && s[0] != '[') {
 		return nil
 	}
-	if s[0] == '{' {
-		var obj map[string]json.RawMessage
-		if err := json.Unmarshal([]byte(s), &obj); err != nil {
-			return nil
-		}
-		keys := make([]string, 0, len(obj))
-		for k := range obj {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		parts := make([]string, 0, min(len(keys), maxJSONKeys))
-		for i, k := range keys {
-			if i == maxJSONKeys {
-				parts = append(parts, fmt.Sprintf("+%d more", len(keys)-i))
-				break
-			}
-			parts = append(parts, shorten(k, 40)+jsonShape(obj[k]))
-		}
-		return []string{fmt.Sprintf("JSON object: %d %s", len(keys), plural(len(keys), "key", "keys")), "Keys: " + strings.Join(parts, ", ")}
-	}
-	var arr []json.RawMessage
-	if err := json.Unmarshal([]byte(s), &arr); err != nil {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber() // numbers are not looked at: any size is valid
+	var v any
+	if dec.Decode(&v) != nil || dec.InputOffset() != int64(len(s)) {
 		return nil
 	}
-	out := []string{fmt.Sprintf("JSON array: %d %s", len(arr), plural(len(arr), "item", "items"))}
-	if len(arr) > 0 {
-		var first map[string]json.RawMessage
-		if json.Unmarshal(arr[0], &first) == nil && len(first) > 0 {
-			keys := make([]string, 0, len(first))
-			for k := range first {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			if len(keys) > maxJSONKeys {
-				keys = append(keys[:maxJSONKeys], fmt.Sprintf("+%d more", len(first)-maxJSONKeys))
-			}
-			out = append(out, "Item keys: "+strings.Join(keys, ", "))
-		}
-	}
-	return out
+	return shapeFacts(v)
 }
 
-// jsonShape describes a JSON value briefly: "[3]" for an array of 3, "{5}"
-// for an object of 5 keys, "" otherwise.
-func jsonShape(v json.RawMessage) string {
-	t := strings.TrimSpace(string(v[:min(len(v), 1)]))
-	switch t {
-	case "[":
-		var a []json.RawMessage
-		if json.Unmarshal(v, &a) == nil {
-			return fmt.Sprintf("[%d]", len(a))
+// shapeFacts describes a decoded JSON document: for an object its
+// top-level keys (at most maxJSONKeys) with the length of array and object
+// values, for an array its length and the keys of its first element.
+func shapeFacts(v any) []string {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := slices.Sorted(maps.Keys(x))
+		parts := make([]string, 0, min(len(keys), maxJSONKeys+1))
+		for i, k := range keys {
+			if i == maxJSONKeys {
+				parts = append(parts, "+"+itoa(len(keys)-i)+" more")
+				break
+			}
+			parts = append(parts, shorten(k, 40)+valueShape(x[k]))
 		}
-	case "{":
-		var o map[string]json.RawMessage
-		if json.Unmarshal(v, &o) == nil {
-			return fmt.Sprintf("{%d}", len(o))
+		return []string{"JSON object: " + itoa(len(keys)) + " " + plural(len(keys), "key", "keys"), "Keys: " + strings.Join(parts, ", ")}
+	case []any:
+		out := []string{"JSON array: " + itoa(len(x)) + " " + plural(len(x), "item", "items")}
+		if len(x) > 0 {
+			if first, ok := x[0].(map[string]any); ok && len(first) > 0 {
+				keys := slices.Sorted(maps.Keys(first))
+				if len(keys) > maxJSONKeys {
+					keys = append(keys[:maxJSONKeys], "+"+itoa(len(first)-maxJSONKeys)+" more")
+				}
+				out = append(out, "Item keys: "+strings.Join(keys, ", "))
+			}
 		}
+		return out
+	}
+	return nil
+}
+
+// valueShape describes a decoded JSON value briefly: "[3]" for an array
+// of 3, "{5}" for an object of 5 keys, "" otherwise.
+func valueShape(v any) string {
+	switch x := v.(type) {
+	case []any:
+		return "[" + itoa(len(x)) + "]"
+	case map[string]any:
+		return "{" + itoa(len(x)) + "}"
 	}
 	return ""
 }
@@ -121,13 +112,7 @@ func jsonSummary(call Call, body string) (ToolSummary, bool) {
 	if len(d.ids) > 0 {
 		s.Metadata[MetaIdentifiers] = strings.Join(d.ids, "\n")
 		shown := d.head + "\n" + strings.Join(lists, "\n")
-		var rest []string
-		for _, id := range d.ids {
-			if !strings.Contains(shown, id) {
-				rest = append(rest, id)
-			}
-		}
-		s.KeyFacts = append(s.KeyFacts, chunkFacts("IDs: ", rest, MaxFactBytes-10)...)
+		s.KeyFacts = append(s.KeyFacts, chunkFacts("IDs: ", notIn(shown, d.ids), MaxFactBytes-10)...)
 	}
 	s.KeyFacts = append(s.KeyFacts, lists...)
 	return s, true

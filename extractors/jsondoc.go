@@ -1,7 +1,6 @@
 package extractors
 
 import (
-	"bytes"
 	"encoding/json"
 	"maps"
 	"math"
@@ -28,7 +27,7 @@ type jsonDoc struct {
 	ids    []string // every identifier, in the order found, distinct
 	errMsg string   // the value of a top-level "error" key
 	named  bool     // head opens with the object's identifier
-	shape  []string // what jsonFacts says of the document, from the decoded value
+	shape  []string // shapeFacts of the document
 }
 
 // describeJSON describes a JSON object or array; false when s is not one.
@@ -174,21 +173,13 @@ func keyRank(k string) int {
 	if isIDKey(k) {
 		return 0
 	}
-	var buf [64]byte
-	l := buf[:0]
-	for i := 0; i < len(k) && i < len(buf); i++ {
-		c := k[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		l = append(l, c)
-	}
+	l := strings.ToLower(k) // no copy for a lower-case key
 	switch {
-	case bytesContainsAny(l, rankStatus):
+	case containsAny(l, rankStatus):
 		return 1
-	case bytesContainsAny(l, rankAmount):
+	case containsAny(l, rankAmount):
 		return 2
-	case bytesContainsAny(l, rankTime):
+	case containsAny(l, rankTime):
 		return 3
 	}
 	return 4
@@ -199,16 +190,6 @@ var (
 	rankAmount = []string{"amount", "price", "total", "cost", "balance", "fee", "count", "quantity"}
 	rankTime   = []string{"date", "time", "_at", "dob"}
 )
-
-// bytesContainsAny reports whether b contains one of subs.
-func bytesContainsAny(b []byte, subs []string) bool {
-	for _, s := range subs {
-		if bytes.Contains(b, []byte(s)) {
-			return true
-		}
-	}
-	return false
-}
 
 // sortedJSONKeys returns m's keys by keyRank, then by name.
 func sortedJSONKeys(m map[string]any) []string {
@@ -374,49 +355,6 @@ func idEntity(k string) string {
 		if strings.HasSuffix(l, suf) && len(l) > len(suf) {
 			return strings.TrimRight(l[:len(l)-len(suf)], "_-")
 		}
-	}
-	return ""
-}
-
-// shapeFacts is jsonFacts of a decoded document: for an object its keys
-// with the length of array and object values, for an array its length and
-// the keys of its first element.
-func shapeFacts(v any) []string {
-	switch x := v.(type) {
-	case map[string]any:
-		keys := slices.Sorted(maps.Keys(x))
-		parts := make([]string, 0, min(len(keys), maxJSONKeys+1))
-		for i, k := range keys {
-			if i == maxJSONKeys {
-				parts = append(parts, "+"+itoa(len(keys)-i)+" more")
-				break
-			}
-			parts = append(parts, shorten(k, 40)+valueShape(x[k]))
-		}
-		return []string{"JSON object: " + itoa(len(keys)) + " " + plural(len(keys), "key", "keys"), "Keys: " + strings.Join(parts, ", ")}
-	case []any:
-		out := []string{"JSON array: " + itoa(len(x)) + " " + plural(len(x), "item", "items")}
-		if len(x) > 0 {
-			if first, ok := x[0].(map[string]any); ok && len(first) > 0 {
-				keys := slices.Sorted(maps.Keys(first))
-				if len(keys) > maxJSONKeys {
-					keys = append(keys[:maxJSONKeys], "+"+itoa(len(first)-maxJSONKeys)+" more")
-				}
-				out = append(out, "Item keys: "+strings.Join(keys, ", "))
-			}
-		}
-		return out
-	}
-	return nil
-}
-
-// valueShape is jsonShape of a decoded value: "[3]", "{5}" or "".
-func valueShape(v any) string {
-	switch x := v.(type) {
-	case []any:
-		return "[" + itoa(len(x)) + "]"
-	case map[string]any:
-		return "{" + itoa(len(x)) + "}"
 	}
 	return ""
 }

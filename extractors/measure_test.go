@@ -132,19 +132,33 @@ type corpusMeasure struct {
 	calls                              int
 	bytesBefore, bytesAfter            int
 	tokBefore, tokAfter                int
-	paths, pathsInFacts, pathsInEither int
-	excs, excsKept                     int
-	exits, exitsKept                   int
-	ids, idsKept                       int
 	missedPaths, missedExcs, missedIDs []string
 	perTool                            map[string][2]int // tokens before and after
 	bySource                           map[string]*sourceMeasure
 }
 
 // sourceMeasure counts the facts of one source framework (the file name up
-// to "__").
+// to "__") and what the summaries keep of them.
 type sourceMeasure struct {
-	paths, pathsInEither, excs, excsKept, exits, exitsKept, ids, idsKept int
+	paths, pathsInFacts, pathsInEither int
+	excs, excsKept                     int
+	exits, exitsKept                   int
+	ids, idsKept                       int
+}
+
+// plus returns the sums of s and o.
+func (s sourceMeasure) plus(o sourceMeasure) sourceMeasure {
+	return sourceMeasure{s.paths + o.paths, s.pathsInFacts + o.pathsInFacts, s.pathsInEither + o.pathsInEither,
+		s.excs + o.excs, s.excsKept + o.excsKept, s.exits + o.exits, s.exitsKept + o.exitsKept, s.ids + o.ids, s.idsKept + o.idsKept}
+}
+
+// total sums the sources.
+func (m *corpusMeasure) total() sourceMeasure {
+	var t sourceMeasure
+	for _, sm := range m.bySource {
+		t = t.plus(*sm)
+	}
+	return t
 }
 
 func (m *corpusMeasure) source(name string) *sourceMeasure {
@@ -217,44 +231,36 @@ func (m *corpusMeasure) add(name string, c corpusCall, line, digest string) {
 		kept = c.output
 	}
 	for _, id := range measureIDs(c.output) {
-		m.ids++
 		sm.ids++
 		if strings.Contains(kept, id) {
-			m.idsKept++
 			sm.idsKept++
 		} else {
 			m.missedIDs = append(m.missedIDs, fmt.Sprintf("%s %s in %s", name, id, line))
 		}
 	}
 	for _, p := range namedPaths(c.call) {
-		m.paths++
 		sm.paths++
 		in := ta == tb || strings.Contains(kept, p) // an output kept whole keeps its call beside it
 		if in {
-			m.pathsInFacts++
+			sm.pathsInFacts++
 		}
 		if in || strings.Contains(digest, p) {
-			m.pathsInEither++
 			sm.pathsInEither++
 		} else {
 			m.missedPaths = append(m.missedPaths, fmt.Sprintf("%s %q in %s", name, p, line))
 		}
 	}
 	for _, e := range raisedExceptions(c.output) {
-		m.excs++
 		sm.excs++
 		if strings.Contains(kept, e) {
-			m.excsKept++
 			sm.excsKept++
 		} else {
 			m.missedExcs = append(m.missedExcs, fmt.Sprintf("%s %s in %s", name, e, line))
 		}
 	}
 	if x := measureExitRe.FindStringSubmatch(c.output); x != nil && x[1] != "0" {
-		m.exits++
 		sm.exits++
 		if strings.Contains(kept, "exit "+x[1]) || kept == c.output {
-			m.exitsKept++
 			sm.exitsKept++
 		}
 	}
@@ -274,10 +280,11 @@ func (m *corpusMeasure) log(t *testing.T, trajectories int) {
 	for _, k := range tools {
 		t.Logf("  %-12s %8d -> %6d tokens", k, m.perTool[k][0], m.perTool[k][1])
 	}
-	t.Logf("file paths named in calls: %d, in facts: %d (%.1f%%), in facts or digest: %d (%.1f%%)", m.paths, m.pathsInFacts, pct(m.pathsInFacts, m.paths), m.pathsInEither, pct(m.pathsInEither, m.paths))
-	t.Logf("exception names in outputs: %d, in facts: %d (%.1f%%)", m.excs, m.excsKept, pct(m.excsKept, m.excs))
-	t.Logf("non-zero exit statuses: %d, kept: %d (%.1f%%)", m.exits, m.exitsKept, pct(m.exitsKept, m.exits))
-	t.Logf("identifiers returned as JSON: %d, kept: %d (%.1f%%)", m.ids, m.idsKept, pct(m.idsKept, m.ids))
+	tot := m.total()
+	t.Logf("file paths named in calls: %d, in facts: %d (%.1f%%), in facts or digest: %d (%.1f%%)", tot.paths, tot.pathsInFacts, pct(tot.pathsInFacts, tot.paths), tot.pathsInEither, pct(tot.pathsInEither, tot.paths))
+	t.Logf("exception names in outputs: %d, in facts: %d (%.1f%%)", tot.excs, tot.excsKept, pct(tot.excsKept, tot.excs))
+	t.Logf("non-zero exit statuses: %d, kept: %d (%.1f%%)", tot.exits, tot.exitsKept, pct(tot.exitsKept, tot.exits))
+	t.Logf("identifiers returned as JSON: %d, kept: %d (%.1f%%)", tot.ids, tot.idsKept, pct(tot.idsKept, tot.ids))
 	for _, src := range m.sourceNames() {
 		sm := m.bySource[src]
 		t.Logf("  %-24s paths %d/%d, exceptions %d/%d, exit statuses %d/%d, identifiers %d/%d", src,

@@ -12,14 +12,7 @@ import (
 // businessRun is a customer-service agent's run: business tools answering
 // JSON, one of them failing.
 func businessRun() []llms.MessageContent {
-	call := func(id, name, args string) llms.MessageContent {
-		return llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{
-			llms.ToolCall{ID: id, Type: "function", FunctionCall: &llms.FunctionCall{Name: name, Arguments: args}},
-		}}
-	}
-	result := func(id, out string) llms.MessageContent {
-		return llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: id, Content: out}}}
-	}
+	call, result := callMsg, resultMsg
 	return []llms.MessageContent{
 		llms.TextParts(llms.ChatMessageTypeHuman, "Cancel my trip. You must refund to the original card."),
 		call("c1", "get_user_details", `{"user_id": "mia_li_3668"}`),

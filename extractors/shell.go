@@ -240,11 +240,7 @@ func execSummary(tool string, isTest bool, env envelope) ToolSummary {
 	}
 	excs, firstErr := scanErrors(body)
 	if len(excs) > 0 {
-		names := make([]string, len(excs))
-		full := make([]string, len(excs))
-		for i, e := range excs {
-			names[i], full[i] = e.name, e.String()
-		}
+		names, full := excLists(excs)
 		s.KeyFacts = append(s.KeyFacts, "Error: "+shorten(full[0], 160))
 		if len(excs) > 1 {
 			s.KeyFacts = append(s.KeyFacts, "Exceptions: "+strings.Join(names[1:], ", "))

@@ -66,15 +66,17 @@ func aggregateSources(ev *evaluation, windows []int, strategies []string, p pric
 		groups = append(groups, g)
 		return g
 	}
-	folderOf := map[string]string{}
+	groupsOf := map[string][2]*group{} // file -> its folder's and its source's groups
 	for i, f := range ev.files {
-		folderOf[f] = ev.folders[i]
-		get(ev.folders[i]+"/", true).files++
-		get(sourceOf(f), false).files++
+		gs := [2]*group{get(ev.folders[i]+"/", true), get(sourceOf(f), false)}
+		groupsOf[f] = gs
+		gs[0].files++
+		gs[1].files++
 	}
 	for _, res := range ev.results {
-		get(folderOf[res.file]+"/", true).results = append(get(folderOf[res.file]+"/", true).results, res)
-		get(sourceOf(res.file), false).results = append(get(sourceOf(res.file), false).results, res)
+		for _, g := range groupsOf[res.file] {
+			g.results = append(g.results, res)
+		}
 	}
 	out := make([]sourceRows, 0, len(groups))
 	for _, g := range groups {
