@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/extractors"
+	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/llmsummary"
 	"github.com/agentcompact/compact/prompts"
 	"github.com/agentcompact/compact/summary"
@@ -152,7 +153,11 @@ func (m Model) Call(ctx context.Context, prompt string, opts ...llms.CallOption)
 // shownMessages returns the messages of req the prompt's transcript
 // shows: from the lowest message number it holds on.
 func shownMessages(req *summary.Request, msgs []llms.MessageContent) []llms.MessageContent {
-	if n := len(msgs); n > 0 && strings.HasPrefix(textOf(msgs[n-1]), llmsummary.CacheSafeTag) {
+	var last strings.Builder
+	if n := len(msgs); n > 0 {
+		msg.WriteText(&last, msgs[n-1])
+	}
+	if strings.HasPrefix(last.String(), llmsummary.CacheSafeTag) {
 		// A cache-safe request: the conversation as sent shows every
 		// message to summarize (llmsummary checked it).
 		return req.Messages
@@ -170,17 +175,6 @@ func shownMessages(req *summary.Request, msgs []llms.MessageContent) []llms.Mess
 		}
 	}
 	return req.Messages[min(first-1, len(req.Messages)):]
-}
-
-// textOf is the text of m's text parts.
-func textOf(m llms.MessageContent) string {
-	var b strings.Builder
-	for _, p := range m.Parts {
-		if t, ok := p.(llms.TextContent); ok {
-			b.WriteString(t.Text)
-		}
-	}
-	return b.String()
 }
 
 // participantsOf returns the role labels of msgs, in order of appearance.
