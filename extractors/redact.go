@@ -19,15 +19,20 @@ type secretRule struct {
 	// valueOK, when set, decides per match whether submatch 2 (the value)
 	// is replaced by repl; submatch 1 is kept.
 	valueOK func(value string) bool
+	// multiline marks a rule whose match may start lines before its hint
+	// (a private key block): it is always matched against the whole input,
+	// never window by window (redactwindow.go).
+	multiline bool
 }
 
 // secretRules are compiled once; they are immutable after init.
 var secretRules = []secretRule{
 	{
-		kind:  "private-key",
-		re:    regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY( BLOCK)?-----(?s:.*?)(-----END[ A-Z0-9]*PRIVATE KEY( BLOCK)?-----|\z)`),
-		repl:  "[REDACTED:private-key]",
-		hints: []string{"private key"},
+		kind:      "private-key",
+		re:        regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY( BLOCK)?-----(?s:.*?)(-----END[ A-Z0-9]*PRIVATE KEY( BLOCK)?-----|\z)`),
+		repl:      "[REDACTED:private-key]",
+		hints:     []string{"private key"},
+		multiline: true,
 	},
 	{
 		kind:  "aws-key",
@@ -113,36 +118,127 @@ func Redact(s string) string {
 	if len(s) < 8 {
 		return s
 	}
-	var lower string
-	for _, r := range secretRules {
-		if len(r.hints) > 0 {
-			hit := false
-			switch {
-			case r.exact:
-				hit = containsAny(s, r.hints)
-			default:
-				// strings.ToLower returns s itself (no copy) when s has no
-				// upper-case letter; strings.Contains is vectorized.
-				if lower == "" {
-					lower = strings.ToLower(s)
-				}
-				hit = containsAny(lower, r.hints)
-			}
-			if !hit {
-				continue
-			}
-		}
-		if !r.re.MatchString(s) {
+	hits := ruleHits(s)
+	for i := range secretRules {
+		if hits&(1<<i) == 0 {
 			continue
 		}
-		if r.valueOK != nil {
-			s = replaceValues(s, r)
-		} else {
-			s = r.re.ReplaceAllString(s, r.repl)
+		if out, changed := secretRules[i].apply(s); changed {
+			s = out
+			// A replacement can bring a later rule's hint ("[REDACTED:secret]"
+			// holds "secret") or remove one: test again.
+			hits = ruleHits(s)
 		}
-		lower = ""
 	}
 	return s
+}
+
+// ruleHits returns the set (bit i for secretRules[i]) of the rules whose
+// cheap hint test succeeds on s: only those are worth a regular expression.
+// ASCII input is tested in one pass (hintIndex); other input as the hints
+// are defined, on its Unicode lower-casing.
+func ruleHits(s string) uint32 {
+	if isASCII(s) {
+		return ruleHitsASCII(s)
+	}
+	var hits uint32
+	lower := strings.ToLower(s)
+	for i, r := range secretRules {
+		switch {
+		case len(r.hints) == 0,
+			r.exact && containsAny(s, r.hints),
+			!r.exact && containsAny(lower, r.hints):
+			hits |= 1 << i
+		}
+	}
+	return hits
+}
+
+// hintRef is one hint of one rule in hintIndex.
+type hintRef struct {
+	hint string // lower-case unless exact
+	bit  uint32 // the rule's bit in ruleHits' set
+	fold bool   // compare ASCII letters case-insensitively
+}
+
+// hintIndex lists, for every byte, the hints that can start with it (a
+// case-insensitive hint under both cases of its first letter). Immutable
+// after init.
+var hintIndex, hintAlways = buildHintIndex()
+
+func buildHintIndex() (idx [256][]hintRef, always uint32) {
+	for i, r := range secretRules {
+		if len(r.hints) == 0 {
+			always |= 1 << i
+		}
+		for _, h := range r.hints {
+			ref := hintRef{hint: h, bit: 1 << i, fold: !r.exact}
+			c := h[0]
+			idx[c] = append(idx[c], ref)
+			if ref.fold && c >= 'a' && c <= 'z' {
+				idx[c-'a'+'A'] = append(idx[c-'a'+'A'], ref)
+			}
+		}
+	}
+	return idx, always
+}
+
+// ruleHitsASCII is ruleHits for ASCII input, where lower-casing changes
+// only the letters A-Z.
+func ruleHitsASCII(s string) uint32 {
+	hits := hintAlways
+	for i := 0; i < len(s); i++ {
+		for _, ref := range hintIndex[s[i]] {
+			if hits&ref.bit == 0 && ref.at(s[i:]) {
+				hits |= ref.bit
+			}
+		}
+	}
+	return hits
+}
+
+// at reports whether s starts with the hint.
+func (ref hintRef) at(s string) bool {
+	if len(s) < len(ref.hint) {
+		return false
+	}
+	if !ref.fold {
+		return s[:len(ref.hint)] == ref.hint
+	}
+	for j := 0; j < len(ref.hint); j++ {
+		c := s[j]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != ref.hint[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// apply replaces r's matches in s and reports whether it replaced any.
+// Large inputs are matched window by window around the hints
+// (redactwindow.go), with the same result as matching them whole.
+func (r *secretRule) apply(s string) (string, bool) {
+	if r.multiline || len(s) < redactWindowMin {
+		return r.applyWhole(s)
+	}
+	return r.applyWindows(s)
+}
+
+// applyWhole matches r against the whole of s.
+func (r *secretRule) applyWhole(s string) (string, bool) {
+	if !r.re.MatchString(s) {
+		return s, false
+	}
+	var out string
+	if r.valueOK != nil {
+		out = replaceValues(s, *r)
+	} else {
+		out = r.re.ReplaceAllString(s, r.repl)
+	}
+	return out, out != s
 }
 
 // replaceValues replaces submatch 2 of every match of r.re by r.repl when
