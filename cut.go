@@ -20,12 +20,26 @@ const CutMarker = "\n[… compact: %d bytes cut, " + RefPrefix + "%s …]\n"
 // marker, "; "-separated, so that a cut never hides what the user asked.
 const CutInstructionsMarker = "\n[… compact: %d bytes cut, " + RefPrefix + "%s … instructions in the cut part: %s]\n"
 
-// maxCutInstructions and maxCutInstructionBytes bound the instructions a
-// cut marker lists: the first ones, whole, within the bytes.
+// maxCutInstructions bounds the instructions a cut marker lists (the
+// directives among the first 64 KiB of the cut part first); the bytes they
+// take are bounded by cutInstructionBytes.
+const maxCutInstructions = 64
+
+// minCutInstructionBytes and maxCutInstructionBytes bound the bytes of the
+// instructions a cut marker lists (cutInstructionBytes).
 const (
-	maxCutInstructions     = 12
-	maxCutInstructionBytes = 1000
+	minCutInstructionBytes = 1000
+	maxCutInstructionBytes = 4000
 )
+
+// cutInstructionBytes returns the bytes the instructions of a marker may
+// take when the cut keeps kept bytes of the message: half of them, within
+// [minCutInstructionBytes, maxCutInstructionBytes]. A message cut hard
+// lists fewer (its marker shrinks with it, so the cut converges); the
+// result depends only on the cut, so a replayed cut gives the same text.
+func cutInstructionBytes(kept int) int {
+	return min(max(kept/2, minCutInstructionBytes), maxCutInstructionBytes)
+}
 
 // CutArgumentsKey is the one key of the JSON object that replaces tool call
 // arguments cut by stage 3: {"compact_cut_arguments": "<head>[… cut …]<tail>"}.
@@ -197,27 +211,52 @@ func (c cutSpan) textKeeping(t, ref string, instructions bool) string {
 		ts++
 	}
 	if instructions {
-		if in := cutInstructions(t[h:ts]); in != "" {
+		h, ts = snapToLines(t, h, ts)
+		if in := cutInstructions(t[h:ts], cutInstructionBytes(h+len(t)-ts)); in != "" {
 			return t[:h] + fmt.Sprintf(CutInstructionsMarker, ts-h, ref, in) + t[ts:]
 		}
 	}
 	return t[:h] + fmt.Sprintf(CutMarker, ts-h, ref) + t[ts:]
 }
 
-// cutInstructions lists the first instructions of a cut user text, whole
-// and redacted, "; "-separated, within maxCutInstructionBytes; "" when it
-// has none.
-func cutInstructions(cut string) string {
+// maxLineSnap is how far snapToLines moves a cut's edge to a line break.
+const maxLineSnap = 200
+
+// snapToLines moves the edges of a user text's cut, the end of the head h
+// and the start of the tail ts, outwards to the nearest line break within
+// maxLineSnap bytes of the kept text, so that a line straddling an edge is
+// cut whole (and its instruction listed whole in the marker) rather than
+// split in two. It only ever cuts more, so the budget holds.
+func snapToLines(t string, h, ts int) (int, int) {
+	if i := strings.LastIndexByte(t[max(0, h-maxLineSnap):h], '\n'); i >= 0 {
+		h = max(0, h-maxLineSnap) + i + 1
+	}
+	if i := strings.IndexByte(t[ts:min(len(t), ts+maxLineSnap)], '\n'); i >= 0 {
+		ts += i + 1
+	}
+	return h, ts
+}
+
+// cutInstructions lists the instructions of a cut user text, whole and
+// redacted, "; "-separated, the directives first
+// (extractors.InstructionsDirectivesFirst), at most maxCutInstructions
+// within limit bytes (one that does not fit is passed over for shorter
+// ones); "" when it has none.
+func cutInstructions(cut string, limit int) string {
 	var b strings.Builder
-	for _, in := range extractors.Instructions(cut, maxCutInstructions) {
+	n := 0
+	for _, in := range extractors.InstructionsDirectivesFirst(cut) {
 		in = extractors.Redact(in) // as the digest's items are
-		if b.Len()+len(in)+2 > maxCutInstructionBytes {
-			break
+		if b.Len()+len(in)+2 > limit {
+			continue
 		}
 		if b.Len() > 0 {
 			b.WriteString("; ")
 		}
 		b.WriteString(in)
+		if n++; n == maxCutInstructions {
+			break
+		}
 	}
 	return b.String()
 }

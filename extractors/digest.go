@@ -79,6 +79,9 @@ type Digest struct {
 }
 
 var (
+	// directiveRe finds the sentences of instructionRe that tell the agent
+	// what to do or not to do (rather than record a decision or a plan).
+	directiveRe = regexp.MustCompile(`(?i)\b(?:remember|must|mustn't|never|always|don't|do not|dont|make sure|ensure|important|required|should|shouldn't|avoid|only|please|need to|needs to|from now on|keep in mind)\b`)
 	// instructionRe finds sentences that carry an instruction or decision.
 	instructionRe = regexp.MustCompile(`(?i)\b(?:remember|must|mustn't|never|always|don't|do not|dont|make sure|ensure|decided|decide|decision|we will|we'll|we are going to|let's|lets use|instead of|prefer|important|required|requirement|should|shouldn't|avoid|only|please|need to|needs to|from now on|keep in mind|note that)\b`)
 )
@@ -272,6 +275,31 @@ func Instructions(text string, max int) []string {
 		}
 	}
 	return out
+}
+
+// InstructionsDirectivesFirst returns the instructions of text as
+// [Instructions] does (no limit), the directives first: the sentences that
+// tell the agent what to do or not to do ("must", "never", "please", "make
+// sure", ...), then those that only record a decision or a plan ("let's",
+// "we will", "instead of", "requirement"); each group in its order. A
+// sentence is classed whole, before it is shortened. Where room is short,
+// what the user asked comes first. Safe for concurrent use.
+func InstructionsDirectivesFirst(text string) []string {
+	var directives, decisions []string
+	seen := map[string]bool{}
+	for _, sent := range splitSentences(userPrefix(text)) {
+		s, ok := instruction(sent)
+		if !ok || seen[s] {
+			continue
+		}
+		seen[s] = true
+		if directiveRe.MatchString(sent) {
+			directives = append(directives, s)
+		} else {
+			decisions = append(decisions, s)
+		}
+	}
+	return append(directives, decisions...)
 }
 
 // instructionStems holds, lower-cased, a part of every alternative of

@@ -68,6 +68,21 @@ func TestInstructions(t *testing.T) {
 	assert.Empty(t, Instructions("", 0))
 }
 
+func TestInstructionsDirectivesFirst(t *testing.T) {
+	long := "The current code truncates the value on line 1475, " + strings.Repeat("which loses precision ", 8) +
+		"so to fix it we should ensure the division gives a float."
+	text := "Let's use the staging database. Requirement already satisfied: pytest in /usr/lib. " +
+		"You must not touch vendor/. " + long + " We will ship on Friday. Please run the tests first."
+	got := InstructionsDirectivesFirst(text)
+	require.Len(t, got, 6, "%q", got)
+	assert.Equal(t, "You must not touch vendor/.", got[0])
+	assert.True(t, strings.HasPrefix(got[1], "The current code truncates"), "classed whole, before it is shortened: %q", got[1])
+	assert.NotContains(t, got[1], "should ensure", "the directive words were shortened away")
+	assert.Equal(t, "Please run the tests first.", got[2])
+	assert.Equal(t, []string{"Let's use the staging database.", "Requirement already satisfied: pytest in /usr/lib.", "We will ship on Friday."}, got[3:])
+	assert.ElementsMatch(t, Instructions(text, 0), got, "the same instructions, in another order")
+}
+
 func TestShapes(t *testing.T) {
 	reg := Default()
 	tests := []struct{ name, args, kind string }{
