@@ -120,12 +120,12 @@ func (o *options) resolve() (int, error) {
 // caller left the trigger and the summary cap to their defaults and, for
 // the trigger, the emergency ratio leaves room for it.
 func (o *options) derivePolicy(budget int) {
-	trigger, reset := SmallTriggerRatio, SmallResetRatio
+	trigger, reset, summary := SmallTriggerRatio, SmallResetRatio, SmallMaxSummaryTokens
 	if budget >= LargeBudget {
-		trigger, reset = LargeTriggerRatio, LargeResetRatio
-		if !o.summarySet {
-			o.maxSummaryTokens = LargeMaxSummaryTokens
-		}
+		trigger, reset, summary = LargeTriggerRatio, LargeResetRatio, LargeMaxSummaryTokens
+	}
+	if !o.summarySet {
+		o.maxSummaryTokens = summary
 	}
 	if !o.triggerSet && o.emergency >= trigger {
 		o.trigger, o.reset = trigger, reset

@@ -78,14 +78,15 @@ func TestDerivedPolicy(t *testing.T) {
 		trigger, reset float64
 		maxSummary     int
 	}{
-		{"16k", []Option{WithContextWindow(16_000)}, SmallTriggerRatio, SmallResetRatio, DefaultMaxSummaryTokens},
-		{"just below", []Option{WithContextWindow(LargeBudget + 4_095)}, SmallTriggerRatio, SmallResetRatio, DefaultMaxSummaryTokens},
+		{"16k", []Option{WithContextWindow(16_000)}, SmallTriggerRatio, SmallResetRatio, SmallMaxSummaryTokens},
+		{"16k, own cap", []Option{WithContextWindow(16_000), WithMaxSummaryTokens(500)}, SmallTriggerRatio, SmallResetRatio, 500},
+		{"just below", []Option{WithContextWindow(LargeBudget + 4_095)}, SmallTriggerRatio, SmallResetRatio, SmallMaxSummaryTokens},
 		{"at the threshold", []Option{WithContextWindow(LargeBudget + 4_096)}, LargeTriggerRatio, LargeResetRatio, LargeMaxSummaryTokens},
 		{"32k", []Option{WithContextWindow(32_000)}, LargeTriggerRatio, LargeResetRatio, LargeMaxSummaryTokens},
 		{"32k, specification kept", []Option{WithContextWindow(32_000), WithTrigger(0.80, 0.70)}, 0.80, 0.70, LargeMaxSummaryTokens},
 		{"32k, own cap", []Option{WithContextWindow(32_000), WithMaxSummaryTokens(500)}, LargeTriggerRatio, LargeResetRatio, 500},
-		{"16k, low emergency", []Option{WithContextWindow(16_000), WithEmergencyRatio(0.85)}, DefaultTriggerRatio, DefaultResetRatio, DefaultMaxSummaryTokens},
-		{"16k, specification kept", []Option{WithContextWindow(16_000), WithTrigger(0.80, 0.70)}, 0.80, 0.70, DefaultMaxSummaryTokens},
+		{"16k, low emergency", []Option{WithContextWindow(16_000), WithEmergencyRatio(0.85)}, DefaultTriggerRatio, DefaultResetRatio, SmallMaxSummaryTokens},
+		{"16k, specification kept", []Option{WithContextWindow(16_000), WithTrigger(0.80, 0.70)}, 0.80, 0.70, SmallMaxSummaryTokens},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -28,21 +28,21 @@ const (
 // The cost-aware policy, chosen by measurement with prompt caching
 // (docs/eval/report.md, "Cost and the default policy"). With prompt
 // caching a compaction costs one full-price pass over the new context, so
-// compacting often and shallowly saves little. Without WithTrigger, a
-// budget of at least LargeBudget tokens compacts from LargeTriggerRatio
-// down to LargeResetRatio (a deep compaction that frees enough to pay for
-// its cache miss), with summaries of up to LargeMaxSummaryTokens (without
-// WithMaxSummaryTokens) since they cover more; a smaller budget, where no
-// deeper policy kept every fact category at 95% or more, compacts from
-// SmallTriggerRatio down to SmallResetRatio: as deep as the
-// specification's 0.80 / 0.70, less often.
+// compacting often and shallowly saves little: without WithTrigger the
+// engine compacts deep, down to a fifth of the budget, and its summaries
+// (without WithMaxSummaryTokens) hold up to 800 tokens, since they cover
+// more (still at most 10% of the budget). A budget of at least LargeBudget
+// tokens compacts from LargeTriggerRatio down to LargeResetRatio; a smaller
+// one, where the calls between compactions are few anyway, later: from
+// SmallTriggerRatio down to SmallResetRatio.
 const (
 	LargeBudget           = 24_000
 	LargeTriggerRatio     = 0.80
 	LargeResetRatio       = 0.20
 	LargeMaxSummaryTokens = 800
 	SmallTriggerRatio     = 0.90
-	SmallResetRatio       = 0.70
+	SmallResetRatio       = 0.20
+	SmallMaxSummaryTokens = 800
 )
 
 type options struct {
@@ -99,7 +99,7 @@ func WithReservedOutput(tokens int) Option {
 // ratio (aim for at most it after compacting). 0 < reset < trigger <= 1.
 // Default: derived from the budget (window minus reserved output):
 // LargeTriggerRatio, LargeResetRatio (0.80, 0.20) for budgets of at least
-// LargeBudget tokens, SmallTriggerRatio, SmallResetRatio (0.90, 0.70)
+// LargeBudget tokens, SmallTriggerRatio, SmallResetRatio (0.90, 0.20)
 // below; WithTrigger(DefaultTriggerRatio, DefaultResetRatio), the
 // specification's 0.80, 0.70, keeps its policy at every size.
 func WithTrigger(trigger, reset float64) Option {
@@ -127,9 +127,10 @@ func WithCooldown(messages int) Option { return func(o *options) { o.cooldown = 
 func WithMaxChainDepth(depth int) Option { return func(o *options) { o.maxDepth = depth } }
 
 // WithMaxSummaryTokens caps a summary; the effective cap is
-// min(n, 10% of the available budget). Must be >= 1. Default 500, or
-// LargeMaxSummaryTokens (800) for budgets of at least LargeBudget tokens
-// (see WithTrigger).
+// min(n, 10% of the available budget). Must be >= 1. Default 800
+// (LargeMaxSummaryTokens, SmallMaxSummaryTokens; see WithTrigger): deep
+// compactions summarize more. DefaultMaxSummaryTokens (500) is the
+// specification's.
 func WithMaxSummaryTokens(n int) Option {
 	return func(o *options) { o.maxSummaryTokens, o.summarySet = n, true }
 }

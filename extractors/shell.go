@@ -305,15 +305,26 @@ func containsPrefix(facts []string, p string) bool {
 
 // commandSummary is the command as kept in metadata (and in the digest):
 // the first line when the command is one line, else the pipelines' text
-// joined with " && ", at most 300 bytes.
+// joined with " && ", at most 300 bytes. A first line that feeds a
+// here-document is kept as written, its body elided ("cat <<'EOF' > f.py …
+// && python3 f.py"): the command as the agent wrote it, which is how it is
+// looked for.
 func commandSummary(cmdline string, plan shellPlan) string {
 	c := strings.TrimSpace(cmdline)
-	if !strings.Contains(c, "\n") {
+	first, _, multi := strings.Cut(c, "\n")
+	if !multi {
 		return shorten(c, 300)
 	}
-	parts := make([]string, 0, len(plan.ops))
+	verbatim := false
 	for _, op := range plan.ops {
-		if op.text != "" {
+		verbatim = verbatim || (!op.laterLine && op.hereDoc)
+	}
+	parts := make([]string, 0, len(plan.ops)+1)
+	if verbatim {
+		parts = append(parts, strings.TrimSpace(first)+" …")
+	}
+	for _, op := range plan.ops {
+		if op.text != "" && (!verbatim || op.laterLine) {
 			parts = append(parts, op.text)
 		}
 	}

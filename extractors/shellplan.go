@@ -38,6 +38,11 @@ type shellOp struct {
 	writes []shellWrite
 	runs   []string // path words of a command run (script, test files), as written
 	text   string   // the pipeline, re-quoted
+	// laterLine says the pipeline starts on a later line of the command
+	// line than the first (after a newline, here-document bodies skipped).
+	laterLine bool
+	// hereDoc says a command of the pipeline is fed a here-document.
+	hereDoc bool
 }
 
 // shellPlan is what a whole command line does.
@@ -65,6 +70,10 @@ func planShell(cmdline string) shellPlan {
 		}
 		op := classifyPipeline(cmds[i:j])
 		op.text = pipelineText(cmds[i:j])
+		op.laterLine = i > 0 && (cmds[i].Sep == "\n" || p.ops[len(p.ops)-1].laterLine)
+		for _, c := range cmds[i:j] {
+			op.hereDoc = op.hereDoc || c.HasHereDoc
+		}
 		p.ops = append(p.ops, op)
 		i = j
 	}

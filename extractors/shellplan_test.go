@@ -1,6 +1,7 @@
 package extractors
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -59,4 +60,30 @@ func TestDisplayCommand(t *testing.T) {
 	assert.Equal(t, "grep -rn x .", displayCommand("cd /testbed && grep -rn x ."))
 	assert.Equal(t, "cat <<'EOF' > a.py … (+2 lines)", displayCommand("cat <<'EOF' > a.py\nx\nEOF"))
 	assert.Equal(t, "python3 a.py", shellSummary("bash", "cat <<'EOF' > a.py\nx\nEOF\npython3 a.py", planShell("cat <<'EOF' > a.py\nx\nEOF\npython3 a.py"), unwrap("ok")).KeyFacts[0][2:])
+}
+
+// TestCommandSummary checks the command kept in metadata (and the digest):
+// a here-document's first line as written, its body elided, the later
+// lines' commands after it.
+func TestCommandSummary(t *testing.T) {
+	tests := []struct{ name, cmd, want string }{
+		{"one line", "python3 -m pytest tests/test_a.py -x", "python3 -m pytest tests/test_a.py -x"},
+		{"heredoc then run", "cat <<'EOF' > reproduce_issue.py\nimport django\nprint(1)\nEOF\npython3 reproduce_issue.py",
+			"cat <<'EOF' > reproduce_issue.py … && python3 reproduce_issue.py"},
+		{"cd and heredoc", "cd /repo && cat <<EOF > a.py\nx = 1\nEOF\npython a.py && echo ok",
+			"cd /repo && cat <<EOF > a.py … && python a.py && echo ok"},
+		{"continued line", "python3 -m pytest \\\n  tests/test_b.py", "python3 -m pytest tests/test_b.py"},
+		{"two lines", "make build\nmake test", "make build && make test"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := Default().Extract(Call{Name: "bash", Arguments: commandArgs(tc.cmd)}, "<returncode>1</returncode>\n<output>\nboom\n</output>")
+			assert.Equal(t, tc.want, s.Metadata[MetaCommand])
+		})
+	}
+}
+
+func commandArgs(cmd string) string {
+	b, _ := json.Marshal(map[string]string{"command": cmd})
+	return string(b)
 }

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"fmt"
+	"github.com/agentcompact/compact"
 	"regexp"
 	"strings"
 	"testing"
@@ -35,7 +36,9 @@ func toolTurns(t *testing.T, m *Memory, tag string, n int) {
 func TestMemoryRecall(t *testing.T) {
 	ctx := context.Background()
 	st := store.NewMemory()
-	c := testCompactor(t, 3_000)
+	// The specification's shallow policy, which leaves masked outputs (and
+	// their refs) in the context; the default compacts deeper.
+	c := testCompactor(t, 3_000, compact.WithTrigger(0.80, 0.70))
 	m := New(c, WithStore(st), WithSessionID("s1"), WithReturnMessages(true))
 	toolTurns(t, m, "handler", 40)
 	v, err := m.LoadMemoryVariables(ctx, nil)

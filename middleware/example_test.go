@@ -61,7 +61,7 @@ func ExampleWrap() {
 	fmt.Println("sent within the budget:", last.SentTokens <= last.Budget)
 	fmt.Println("compaction reason:", last.Compactions[0].Reason)
 	// Output:
-	// received 26 messages
+	// received 9 messages
 	// built more than the budget: true
 	// sent within the budget: true
 	// compaction reason: emergency

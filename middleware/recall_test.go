@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agentcompact/compact"
 	"regexp"
 	"strings"
 	"sync"
@@ -77,7 +78,9 @@ func TestRecallThroughExecutor(t *testing.T) {
 	require.GreaterOrEqual(t, len(files), 6)
 	for _, kind := range []string{"functions", "mrkl"} {
 		t.Run(kind, func(t *testing.T) {
-			c := newCompactor(t, 8_000)
+			// The specification's shallow policy leaves masked outputs (and
+			// their refs) in the context; the default compacts deeper.
+			c := newCompactor(t, 8_000, compact.WithTrigger(0.80, 0.70))
 			rec := &recorder{reply: recallScript(kind, files)}
 			llm := Wrap(rec, c)
 			recall := &recordingTool{Tool: llm.RecallTool()}

@@ -58,6 +58,7 @@ func main() {
 type config struct {
 	dir, model, ollamaURL, task string
 	window, files, maxIter      int
+	trigger, reset              float64 // 0: the engine's cost-aware default
 	offline, llmSummary, quiet  bool
 	otel                        bool
 }
@@ -68,6 +69,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.dir, "dir", ".", "`directory` the agent explores (read-only, except for go vet's build cache)")
 	fs.IntVar(&cfg.window, "window", 8000, "context window in `tokens`; small by default so that compaction visibly happens (a quarter is reserved for the reply)")
+	fs.Float64Var(&cfg.trigger, "trigger", 0, "trigger `ratio` of the budget at which compaction starts, with -reset (compact.WithTrigger); 0: the engine's default, which compacts deep; -trigger 0.8 -reset 0.7 is the specification's shallow policy, which leaves condensed outputs (and their refs) in the context")
+	fs.Float64Var(&cfg.reset, "reset", 0, "reset `ratio` of the budget a compaction aims for, with -trigger")
 	fs.StringVar(&cfg.model, "model", "", "model `name`: default gpt-4o-mini with OPENAI_API_KEY, llama3.1 with -ollama; also selects the tokenizer")
 	fs.StringVar(&cfg.ollamaURL, "ollama", "", "Ollama server `URL` (e.g. http://localhost:11434); takes precedence over OPENAI_API_KEY")
 	fs.BoolVar(&cfg.offline, "offline", false, "use the scripted model even if a provider is configured")
@@ -108,6 +111,8 @@ Flags:
 		return cfg, fmt.Errorf("-files %d: must be at least 1", cfg.files)
 	case cfg.maxIter < 1:
 		return cfg, fmt.Errorf("-max-iterations %d: must be at least 1", cfg.maxIter)
+	case (cfg.trigger == 0) != (cfg.reset == 0):
+		return cfg, fmt.Errorf("-trigger %g -reset %g: give both or neither", cfg.trigger, cfg.reset)
 	}
 	return cfg, nil
 }
@@ -173,6 +178,9 @@ func runAgent(ctx context.Context, cfg config, out io.Writer) error {
 		return err
 	}
 	opts := []compact.Option{compact.WithModel(tokenizer), compact.WithContextWindow(cfg.window)}
+	if cfg.trigger != 0 {
+		opts = append(opts, compact.WithTrigger(cfg.trigger, cfg.reset))
+	}
 	switch _, offline := base.(*scriptedAgent); {
 	case !cfg.llmSummary:
 	case offline:

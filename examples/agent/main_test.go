@@ -43,10 +43,11 @@ func TestRunOffline(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	dir := project(t)
 	var out, errb bytes.Buffer
-	// At 11,000 tokens the first compaction only masks, so the model is
-	// sent condensed outputs with their refs (at smaller windows the same
+	// At 11,000 tokens, with the specification's shallow policy, the first
+	// compaction only masks, so the model is sent condensed outputs with
+	// their refs (at smaller windows, or with the default deep policy, the
 	// compaction summarizes them).
-	code := run(context.Background(), []string{"-dir", dir, "-window", "11000", "-files", "6"}, &out, &errb)
+	code := run(context.Background(), []string{"-dir", dir, "-window", "11000", "-files", "6", "-trigger", "0.8", "-reset", "0.7"}, &out, &errb)
 	require.Equal(t, 0, code, "stderr: %s\nstdout: %s", errb.String(), out.String())
 	s := out.String()
 	assert.Contains(t, s, "agent: scripted (offline, deterministic)")
@@ -114,6 +115,8 @@ func TestFlags(t *testing.T) {
 		{name: "window too small", args: []string{"-window", "10"}, code: 2, want: "-window 10"},
 		{name: "unknown flag", args: []string{"-nope"}, code: 2, want: "flag provided but not defined"},
 		{name: "stray argument", args: []string{"extra"}, code: 2, want: "unexpected arguments"},
+		{name: "trigger without reset", args: []string{"-trigger", "0.8"}, code: 2, want: "give both or neither"},
+		{name: "ratios out of range", args: []string{"-offline", "-trigger", "0.5", "-reset", "0.9"}, code: 1, want: "WithTrigger"},
 		{name: "missing dir", args: []string{"-offline", "-dir", "/does/not/exist"}, code: 1, want: "not a directory"},
 	}
 	for _, tt := range tests {
