@@ -129,6 +129,9 @@ func (o *options) derivePolicy(budget int) {
 	}
 	if !o.triggerSet && o.emergency >= trigger {
 		o.trigger, o.reset = trigger, reset
+		if !o.minGainSet {
+			o.minGain = DefaultMinGain
+		}
 	}
 }
 
@@ -157,6 +160,8 @@ func (o *options) check(window int) error {
 		return badOption("WithChainRetention", "%d must be >= 1", o.chainRetention)
 	case o.summaryInputCap < 1:
 		return badOption("WithSummaryInputCap", "%d must be >= 1", o.summaryInputCap)
+	case !finite(o.minGain) || o.minGain < 0 || o.minGain >= 1:
+		return badOption("WithMinGain", "need 0 <= share < 1, got %v", o.minGain)
 	}
 	for i, m := range o.summaryModels {
 		if m == nil {

@@ -16,7 +16,7 @@ import (
 // summarizer failure falls back to the rule-based summary unless
 // abortOnFailure is set; only ctx's error or that one is returned.
 func (c *Compactor) dropAndSummarize(ctx context.Context, w *work, ns *sessionState, ev *Event, target, bud, tailStart int) error {
-	newDrops := w.selectDrops(target, bud, tailStart, c.o.preserveFloor)
+	newDrops := w.selectDrops(target, bud, tailStart, c.o.preserveFloor, ev.TokensBefore)
 	if len(newDrops) == 0 {
 		return nil
 	}
@@ -98,9 +98,11 @@ func (w *work) kindOf(u int, tailStart int) Kind {
 
 // selectDrops chooses the units to drop, lowest priority and oldest first,
 // until the estimated total fits target; when the candidates run out while
-// over the budget it shrinks the tail down to floor messages. It returns the
+// over the budget, or before the compaction frees the minimum gain from
+// before, the tokens it started from (WithMinGain), it shrinks the tail
+// down to floor messages. It returns the
 // indexes of the messages to drop, in order.
-func (w *work) selectDrops(target, bud, tailStart, floor int) []int {
+func (w *work) selectDrops(target, bud, tailStart, floor, before int) []int {
 	c := w.c
 	estSummary := c.counter.Count(SummaryPreamble+RecallHint) + c.SummaryCap() + 8
 	need := w.total() - w.sumTok + estSummary - target
@@ -131,7 +133,12 @@ func (w *work) selectDrops(target, bud, tailStart, floor int) []int {
 		}
 	}
 	pick(tailStart)
-	for p := c.o.preserveRecent - 1; need > 0 && need+target > bud && p >= floor; p-- {
+	// The compaction would leave about target+need tokens. Shrink the tail
+	// while that is over the budget, or frees less than the minimum gain
+	// from the tokens before the compaction.
+	minGain := int(c.o.minGain * float64(bud))
+	short := func() bool { return need+target > bud || (minGain > 0 && before-(target+need) < minGain) }
+	for p := c.o.preserveRecent - 1; need > 0 && short() && p >= floor; p-- {
 		pick(w.tailStart(p))
 	}
 	var idx []int

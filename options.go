@@ -23,6 +23,9 @@ const (
 	DefaultReservedOutput   = 4_096
 	// DefaultChainRetention is how many summary records a Session keeps.
 	DefaultChainRetention = 8
+	// DefaultMinGain is the share of the budget a compaction frees at
+	// least when it can (WithMinGain).
+	DefaultMinGain = 0.5
 )
 
 // The cost-aware policy, chosen by measurement with prompt caching
@@ -61,6 +64,8 @@ type options struct {
 	maxDepth         int
 	maxSummaryTokens int
 	summaryInputCap  int
+	minGain          float64
+	minGainSet       bool // WithMinGain given
 	summaryModels    []llms.Model
 	summarizer       Summarizer
 	abortOnFailure   bool
@@ -133,6 +138,20 @@ func WithMaxChainDepth(depth int) Option { return func(o *options) { o.maxDepth 
 // specification's.
 func WithMaxSummaryTokens(n int) Option {
 	return func(o *options) { o.maxSummaryTokens, o.summarySet = n, true }
+}
+
+// WithMinGain sets the share of the budget a compaction frees at least,
+// when it can: with prompt caching a compaction costs a cache miss, and
+// one that frees little is followed by another a call or two later (like
+// Anthropic's clear_at_least). When what lies outside the preserved tail
+// (WithPreserveRecent) is not enough, the tail's oldest rounds are
+// summarized too, down to the floor of 2 messages, as when the budget
+// requires it; their originals stay recallable. 0 keeps the whole tail
+// unless the budget requires otherwise. Must be in [0, 1). Default 0.5
+// (DefaultMinGain) with the derived policy; 0 with WithTrigger, which keeps
+// the specification's policy.
+func WithMinGain(share float64) Option {
+	return func(o *options) { o.minGain, o.minGainSet = share, true }
 }
 
 // WithSummaryInputCap caps the transcript sent to an LLM summarizer, oldest

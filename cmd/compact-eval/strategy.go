@@ -322,7 +322,7 @@ func (o *oursSender) send(ctx context.Context, in []llms.MessageContent) ([]llms
 
 // tuningOptions parses the engine options of a strategy name such as
 // "ours-rule:trigger=0.5:reset=0.3": trigger, reset (both needed together),
-// preserve, cooldown, minmsgs, maxsummary, emergency.
+// preserve, cooldown, minmsgs, maxsummary, emergency, mingain.
 func tuningOptions(spec string) ([]compact.Option, error) {
 	if spec == "" {
 		return nil, nil
@@ -353,8 +353,10 @@ func tuningOptions(spec string) ([]compact.Option, error) {
 			opts = append(opts, compact.WithMinMessages(int(f)))
 		case "maxsummary":
 			opts = append(opts, compact.WithMaxSummaryTokens(int(f)))
+		case "mingain":
+			opts = append(opts, compact.WithMinGain(f))
 		default:
-			return nil, fmt.Errorf("option %q: unknown key (trigger, reset, emergency, preserve, cooldown, minmsgs, maxsummary)", k)
+			return nil, fmt.Errorf("option %q: unknown key (trigger, reset, emergency, preserve, cooldown, minmsgs, maxsummary, mingain)", k)
 		}
 	}
 	if (trigger < 0) != (reset < 0) {
