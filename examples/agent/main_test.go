@@ -82,6 +82,22 @@ func TestRunOffline(t *testing.T) {
 
 // TestRunLLMSummarizer: offline, -llm-summarizer makes the scripted model
 // write the summaries, through the engine's LLM summarizer.
+// TestRunOfflineRecallBySearch: with the default (deep) policy the
+// condensed outputs are summarized away, and the scripted model searches
+// the compacted originals for a file the summary lists as read.
+func TestRunOfflineRecallBySearch(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	dir := project(t)
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"-dir", dir, "-files", "6", "-quiet"}, &out, &errb)
+	require.Equal(t, 0, code, "stderr: %s\nstdout: %s", errb.String(), out.String())
+	s := out.String()
+	m := regexp.MustCompile(`(?m)^  recall tool input:     (\S+\.go)\n  recall answered with \d+ lines; the first \d+:\n    \| search for "(\S+)": [1-9]\d* of \d+ matching originals`).FindStringSubmatch(s)
+	require.NotNil(t, m, "the Recall section shows a search:\n%s", s)
+	assert.Equal(t, m[1], m[2])
+	assert.Contains(t, s, "searched the summarized originals for "+m[1])
+}
+
 func TestRunLLMSummarizer(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go vet needs the go command")

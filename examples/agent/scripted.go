@@ -46,6 +46,7 @@ type scriptedAgent struct {
 	read    int
 
 	recalledRef string // the ref recall was called with, "" before
+	recalledFor string // the words recall searched for, when no ref was shown
 	recalling   bool   // the newest tool result is recall's answer
 	before      string // the newest tool result before the recall
 }
@@ -73,10 +74,14 @@ func (s *scriptedAgent) GenerateContent(ctx context.Context, msgs []llms.Message
 		s.recalling = false
 		last = s.before // the script goes on from the result before the recall
 	}
-	if s.recalledRef == "" && s.phase >= 3 && offered(options, recallName) {
+	if s.recalledRef == "" && s.recalledFor == "" && s.phase >= 3 && offered(options, recallName) {
 		if ref := condensedRef(msgs); ref != "" {
 			s.recalledRef, s.recalling, s.before = ref, true, last
 			return s.call("The output I condensed earlier shows "+compact.RefPrefix+ref+"; let me recall the original.", recallName, compact.RefPrefix+ref)
+		}
+		if path := summarizedRead(msgs); path != "" {
+			s.recalledFor, s.recalling, s.before = path, true, last
+			return s.call("The summary says I read "+path+" earlier; let me search the compacted originals for it.", recallName, path)
 		}
 	}
 	s.phase++
@@ -122,6 +127,25 @@ func offered(options []llms.CallOption, name string) bool {
 
 // refRe finds the ref a condensed tool output shows ("... ref:abcd2345").
 var refRe = regexp.MustCompile(`\bref:([a-z2-7]{8})\b`)
+
+// summaryReadRe finds the first file a summary lists as read ("Files read:
+// a.go, b.go" or "Files modified: x | read: a.go, b.go").
+var summaryReadRe = regexp.MustCompile(`(?m)(?:^Files read: |\| read: )([^,|\n]+)`)
+
+// summarizedRead returns the first file the summary message of msgs lists
+// as read, or "".
+func summarizedRead(msgs []llms.MessageContent) string {
+	for _, m := range msgs {
+		for _, p := range m.Parts {
+			if t, ok := p.(llms.TextContent); ok && strings.HasPrefix(t.Text, compact.SummaryPreamble) {
+				if mm := summaryReadRe.FindStringSubmatch(t.Text); mm != nil {
+					return strings.TrimSpace(mm[1])
+				}
+			}
+		}
+	}
+	return ""
+}
 
 // condensedRef returns the ref shown by the newest condensed tool output
 // of msgs, or "".
@@ -201,8 +225,11 @@ func (s *scriptedAgent) answer(msgs []llms.MessageContent, vet string) string {
 		vetLine += " " + first
 	}
 	recalled := ""
-	if s.recalledRef != "" {
+	switch {
+	case s.recalledRef != "":
 		recalled = fmt.Sprintf(" After the first compaction I recalled one condensed output by its ref (%s%s).", compact.RefPrefix, s.recalledRef)
+	case s.recalledFor != "":
+		recalled = fmt.Sprintf(" After the first compaction I searched the summarized originals for %s with recall.", s.recalledFor)
 	}
 	return fmt.Sprintf("I listed %d top-level entries, found %d constructor definitions (func New...), read %d files (%s) and ran go vet (%s).%s "+
 		"When I wrote this answer my context held %d messages: %d tool outputs verbatim, %d condensed to their key facts, and %s.",
