@@ -71,27 +71,56 @@ func frontierRows(rows []row, w int) ([]row, map[string]bool) {
 }
 
 // writeFrontier writes the cost-retention frontier of every window with a
-// grid, and which configurations meet the default policy's constraints.
+// grid, and which configurations meet the default policy's constraints:
+// per folder when several were evaluated (the targets are defined on the
+// coding-agent folder, the others stand beside it).
 func writeFrontier(b *strings.Builder, ev *evaluation) {
-	none := func(w int) row { r, _ := findRow(ev.rows, w, stratNone); return r }
 	for _, w := range ev.cfg.windows {
-		rs, front := frontierRows(ev.rows, w)
-		if len(rs) < 3 {
-			continue
+		for _, sc := range frontierScopes(ev) {
+			writeFrontierTable(b, sc.rows, w, sc.label)
 		}
-		fmt.Fprintf(b, "### %s window\n\n", windowLabel(w))
-		head := []string{"configuration", "cost, cached at 10%", "vs none", "OpenAI-style vs none", "Anthropic-style vs none",
-			"mean retention", "min category", "prefix-stable", "meets the constraints", "on the frontier"}
-		var out [][]string
-		n := none(w)
-		for _, r := range rs {
-			out = append(out, []string{"`" + r.strategy + "`", dollars(r.cost[0]), fmt.Sprintf("%.2f", r.cost[0]/n.cost[0]),
-				fmt.Sprintf("%.2f", r.costOpenAI/n.costOpenAI), fmt.Sprintf("%.2f", r.costAnthropic/n.costAnthropic),
-				pct(r.meanRetention()), pct(r.minRetention()), pct(r.stableShare()), yes(meetsPolicy(r)), yes(front[r.strategy])})
-		}
-		markdownTable(b, head, out)
-		b.WriteString("\n")
 	}
+}
+
+// frontierScope is the rows of one folder, or of all of them.
+type frontierScope struct {
+	label string
+	rows  []row
+}
+
+// frontierScopes returns one scope per folder evaluated, or one for all
+// rows when there is a single folder.
+func frontierScopes(ev *evaluation) []frontierScope {
+	var out []frontierScope
+	for _, src := range ev.bySource {
+		if src.folder {
+			out = append(out, frontierScope{", `" + src.source + "`", src.rows})
+		}
+	}
+	if len(out) <= 1 {
+		return []frontierScope{{"", ev.rows}}
+	}
+	return out
+}
+
+// writeFrontierTable writes the frontier table of rows at window w.
+func writeFrontierTable(b *strings.Builder, rows []row, w int, label string) {
+	rs, front := frontierRows(rows, w)
+	n, ok := findRow(rows, w, stratNone)
+	if len(rs) < 3 || !ok || n.cost[0] <= 0 {
+		return
+	}
+	fmt.Fprintf(b, "### %s window%s\n\n", windowLabel(w), label)
+	head := []string{"configuration", "cost, cached at 10%", "vs none", "OpenAI-style vs none", "Anthropic-style vs none",
+		"mean retention", "min category", "prefix-stable", "meets the constraints", "on the frontier"}
+	var out [][]string
+	for _, r := range rs {
+		out = append(out, []string{"`" + r.strategy + "`", dollars(r.cost[0]), fmt.Sprintf("%.2f", r.cost[0]/n.cost[0]),
+			fmt.Sprintf("%.2f", r.costOpenAI/n.costOpenAI), fmt.Sprintf("%.2f", r.costAnthropic/n.costAnthropic),
+			pct(r.meanRetention()), pct(r.minRetention()), pct(r.stableShare()), yes(meetsPolicy(r)), yes(front[r.strategy])})
+	}
+	markdownTable(b, head, out)
+	b.WriteString("\n")
 }
 
 func yes(ok bool) string {
@@ -177,38 +206,51 @@ func costTargetLines(ev *evaluation) []string {
 		return "**MISSED**"
 	}
 	var lines []string
+	rows, scope := costTargetRows(ev)
 	for _, w := range ev.cfg.windows {
-		def, ok1 := findRow(ev.rows, w, stratOursRule)
-		n, ok2 := findRow(ev.rows, w, stratNone)
+		def, ok1 := findRow(rows, w, stratOursRule)
+		n, ok2 := findRow(rows, w, stratNone)
 		if !ok1 || !ok2 || n.cost[0] <= 0 || w > targetWindow {
 			continue // windows over 32k compact nothing in this corpus
 		}
-		l := fmt.Sprintf("- %s: `ours-rule` (the defaults) costs %s, %.2f of none", windowLabel(w), dollars(def.cost[0]), def.cost[0]/n.cost[0])
+		l := fmt.Sprintf("- %s%s: `ours-rule` (the defaults) costs %s, %.2f of none", windowLabel(w), scope, dollars(def.cost[0]), def.cost[0]/n.cost[0])
 		if w == targetWindow {
 			l += fmt.Sprintf(" (target <= 0.70): %s", mark(def.cost[0] <= 0.70*n.cost[0]))
 		}
-		if o, ok := findRow(ev.rows, w, stratOldest); ok && o.cost[0] > 0 {
+		if o, ok := findRow(rows, w, stratOldest); ok && o.cost[0] > 0 {
 			l += fmt.Sprintf("; %.2f of oldest-first", def.cost[0]/o.cost[0])
 			if w == targetWindow {
 				l += fmt.Sprintf(" (target <= 0.5): %s", mark(def.cost[0] <= 0.5*o.cost[0]))
 			}
 		}
-		if sp, ok := findRow(ev.rows, w, stratOursSpec); ok {
+		if sp, ok := findRow(rows, w, stratOursSpec); ok {
 			l += fmt.Sprintf("; vs the specification's policy %s at %s mean retention (defaults %s)", dollars(sp.cost[0]), pct(sp.meanRetention()), pct(def.meanRetention()))
 			if w < targetWindow {
 				l += fmt.Sprintf(" (target: no more, at no less retention): %s", mark(def.cost[0] <= sp.cost[0]+1e-9 && def.meanRetention() >= sp.meanRetention()-1e-9))
 			}
 		}
 		l += fmt.Sprintf("; constraints (mean >= 98.5%%, every category >= 95%%, >= 95%% prefix-stable, no violation): %s", mark(meetsPolicy(def)))
-		if llm, ok := findRow(ev.rows, w, stratOursLLMSame); ok && def.cost[0] > 0 {
+		if llm, ok := findRow(rows, w, stratOursLLMSame); ok && def.cost[0] > 0 {
 			l += fmt.Sprintf("; the LLM mode with the agent's model (`ours-llm-same`, cache-safe) costs %+.1f%% vs `ours-rule` (target <= +5%%): %s", 100*(llm.cost[0]/def.cost[0]-1), mark(llm.cost[0] <= 1.05*def.cost[0]))
 		}
-		if llm, ok := findRow(ev.rows, w, stratOursLLM); ok && def.cost[0] > 0 {
+		if llm, ok := findRow(rows, w, stratOursLLM); ok && def.cost[0] > 0 {
 			l += fmt.Sprintf("; with another model's transcript request (`ours-llm`) %+.1f%%", 100*(llm.cost[0]/def.cost[0]-1))
 		}
 		lines = append(lines, l)
 	}
 	return lines
+}
+
+// costTargetRows returns the rows the cost targets are measured on: those
+// of the coding-agent folder (targetFolder) when it was evaluated, as the
+// targets are defined, else all rows; and the scope's label for the lines.
+func costTargetRows(ev *evaluation) ([]row, string) {
+	for _, src := range ev.bySource {
+		if src.folder && src.source == targetFolder+"/" {
+			return src.rows, " on `" + targetFolder + "/`"
+		}
+	}
+	return ev.rows, ""
 }
 
 // writeCostPolicy writes the section on cost and the default policy.

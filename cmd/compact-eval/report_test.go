@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestFormatting(t *testing.T) {
@@ -63,4 +64,34 @@ func TestStrategyDoc(t *testing.T) {
 	assert.Contains(t, strategyDoc("ours-rule:trigger=0.5:reset=0.2"), "tuned: `trigger=0.5:reset=0.2`")
 	assert.Empty(t, strategyDoc("other"))
 	assert.Empty(t, strategyDoc("ours-other"), "an unknown ours, untuned: no endless recursion")
+}
+
+// TestCostTargetsOnTheCodingAgentFolder: the cost targets are measured on
+// trajectories/ when it was evaluated (as the issue defines them), and the
+// frontier is written per folder.
+func TestCostTargetsOnTheCodingAgentFolder(t *testing.T) {
+	mk := func(s string, cost float64) row {
+		r := row{strategy: s, window: targetWindow, stable: 99, stableOf: 100}
+		r.cost[0] = cost
+		for k := range r.retention {
+			r.retention[k] = 1
+		}
+		return r
+	}
+	all := []row{mk("none", 10), mk("ours-rule", 9)}
+	ev := &evaluation{cfg: config{windows: []int{targetWindow}}, rows: all}
+	lines := costTargetLines(ev)
+	require.Len(t, lines, 1)
+	assert.Contains(t, lines[0], "costs $9.00, 0.90 of none (target <= 0.70): **MISSED**")
+
+	ev.bySource = []sourceRows{
+		{source: targetFolder + "/", folder: true, rows: []row{mk("none", 10), mk("ours-rule", 6)}},
+		{source: "frameworks/", folder: true, rows: []row{mk("none", 10), mk("ours-rule", 9.5)}},
+	}
+	lines = costTargetLines(ev)
+	require.Len(t, lines, 1)
+	assert.Contains(t, lines[0], "32k on `trajectories/`: `ours-rule` (the defaults) costs $6.00, 0.60 of none (target <= 0.70): met")
+	scopes := frontierScopes(ev)
+	require.Len(t, scopes, 2)
+	assert.Equal(t, ", `frameworks/`", scopes[1].label)
 }
