@@ -98,10 +98,10 @@ func (w *work) kindOf(u int, tailStart int) Kind {
 
 // selectDrops chooses the units to drop, lowest priority and oldest first,
 // until the estimated total fits target; when the candidates run out while
-// over the budget, or before the compaction frees the minimum gain from
-// before, the tokens it started from (WithMinGain), it shrinks the tail
-// down to floor messages. It returns the
-// indexes of the messages to drop, in order.
+// over the budget, or while the compaction would free less than the
+// minimum gain (WithMinGain) from before, the tokens it started from, it
+// shrinks the tail down to floor messages. It returns the indexes of the
+// messages to drop, in order.
 func (w *work) selectDrops(target, bud, tailStart, floor, before int) []int {
 	c := w.c
 	estSummary := c.counter.Count(SummaryPreamble+RecallHint) + c.SummaryCap() + 8

@@ -264,16 +264,10 @@ func instruction(sent string) (string, bool) {
 // limit). Only the first 64 KiB of text are read. Safe for concurrent use.
 func Instructions(text string, max int) []string {
 	var out []string
-	seen := map[string]bool{}
-	for _, sent := range splitSentences(userPrefix(text)) {
-		if s, ok := instruction(sent); ok && !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-			if max > 0 && len(out) == max {
-				break
-			}
-		}
-	}
+	eachInstruction(text, func(s, _ string) bool {
+		out = append(out, s)
+		return max <= 0 || len(out) < max
+	})
 	return out
 }
 
@@ -286,20 +280,30 @@ func Instructions(text string, max int) []string {
 // what the user asked comes first. Safe for concurrent use.
 func InstructionsDirectivesFirst(text string) []string {
 	var directives, decisions []string
-	seen := map[string]bool{}
-	for _, sent := range splitSentences(userPrefix(text)) {
-		s, ok := instruction(sent)
-		if !ok || seen[s] {
-			continue
-		}
-		seen[s] = true
-		if directiveRe.MatchString(sent) {
+	eachInstruction(text, func(s, whole string) bool {
+		if directiveRe.MatchString(whole) {
 			directives = append(directives, s)
 		} else {
 			decisions = append(decisions, s)
 		}
-	}
+		return true
+	})
 	return append(directives, decisions...)
+}
+
+// eachInstruction calls yield with every distinct instruction of the first
+// 64 KiB of text, in order, as the digest keeps it (s) and as its whole
+// sentence; it stops when yield returns false.
+func eachInstruction(text string, yield func(s, whole string) bool) {
+	seen := map[string]bool{}
+	for _, sent := range splitSentences(userPrefix(text)) {
+		if s, ok := instruction(sent); ok && !seen[s] {
+			seen[s] = true
+			if !yield(s, sent) {
+				return
+			}
+		}
+	}
 }
 
 // instructionStems holds, lower-cased, a part of every alternative of
@@ -314,12 +318,7 @@ var instructionStems = []string{"remember", "must", "never", "always", "don", "d
 // 'ſ' for 's', is left to the regexp). Like [Redact]'s hints, it lower-cases
 // once (no copy when there is no upper-case letter) and tests substrings.
 func mayInstruct(sent string) bool {
-	for i := 0; i < len(sent); i++ {
-		if sent[i] >= 0x80 {
-			return true
-		}
-	}
-	return containsAny(strings.ToLower(sent), instructionStems)
+	return !isASCII(sent) || containsAny(strings.ToLower(sent), instructionStems)
 }
 
 // splitSentences splits text into trimmed one-line sentences, keeping their

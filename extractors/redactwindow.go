@@ -132,16 +132,6 @@ func isSpaceClass(s string) bool {
 	return true
 }
 
-// isASCII reports whether s holds only ASCII bytes.
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
-
 // mergeSpans sorts spans and merges those that overlap or touch.
 func mergeSpans(spans []span) []span {
 	if len(spans) < 2 {
