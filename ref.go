@@ -3,11 +3,13 @@ package compact
 import (
 	"crypto/sha256"
 	"encoding/base32"
+
+	"github.com/agentcompact/compact/internal/refid"
 )
 
 // RefPrefix starts every ref the engine shows: "ref:" followed by the ref's
 // id, [A-Za-z0-9_.-]+.
-const RefPrefix = "ref:"
+const RefPrefix = refid.Prefix
 
 // refLen is the length of a ref's id: 8 base-32 characters, 40 bits.
 const refLen = 8

@@ -27,6 +27,7 @@ func (c *Compactor) summarize(ctx context.Context, w *work, prev *SummaryRecord,
 	req := SummarizeRequest{
 		Messages:       make([]llms.MessageContent, len(idx)),
 		MessageIDs:     make([]string, len(idx)),
+		Refs:           make([]string, len(idx)),
 		Previous:       prev,
 		Depth:          1,
 		MaxTokens:      c.SummaryCap(),
@@ -40,6 +41,7 @@ func (c *Compactor) summarize(ctx context.Context, w *work, prev *SummaryRecord,
 	for k, i := range idx {
 		req.Messages[k] = msg.Clone(w.msgs[i])
 		req.MessageIDs[k] = w.ids[i]
+		req.Refs[k] = w.ref(i)
 	}
 	if prev != nil {
 		req.Depth = min(prev.Depth+1, c.o.maxDepth)

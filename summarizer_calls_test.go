@@ -138,3 +138,29 @@ func TestWithSummarizerReportsModelCalls(t *testing.T) {
 	assert.Positive(t, call.OutputTokens)
 	assert.NoError(t, call.Err)
 }
+
+// TestSummarizeRequestRefs: the request names each message's ref, the one
+// a masked or cut rendering of it shows.
+func TestSummarizeRequestRefs(t *testing.T) {
+	var got SummarizeRequest
+	sum := SummarizerFunc(func(_ context.Context, req SummarizeRequest) (SummaryRecord, error) {
+		got = req
+		return SummaryRecord{Summary: "Earlier work."}, nil
+	})
+	c, err := New(WithContextWindow(4_000), WithReservedOutput(500), WithCustomSummarizer(sum))
+	require.NoError(t, err)
+	res, err := c.Compact(context.Background(), NewSession("refs"), conversation(30, 300))
+	require.NoError(t, err)
+	require.True(t, res.Compacted)
+	require.NotEmpty(t, got.Messages)
+	require.Len(t, got.Refs, len(got.Messages))
+	require.Len(t, got.MessageIDs, len(got.Messages))
+	for i, id := range got.MessageIDs {
+		assert.Equal(t, Ref("refs", id), got.Refs[i], "message %d", i)
+	}
+	for i, r := range res.Refs { // the result shows the same refs
+		if r != "" && res.States[i] == StateSummarized {
+			assert.Contains(t, got.Refs, r)
+		}
+	}
+}

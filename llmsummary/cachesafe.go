@@ -5,6 +5,7 @@ import (
 	"reflect"
 
 	"github.com/agentcompact/compact/internal/msg"
+	"github.com/agentcompact/compact/internal/refid"
 	"github.com/agentcompact/compact/summary"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -21,7 +22,7 @@ func (s *Summarizer) cacheSafeInput(req summary.Request, mi int, count func(stri
 		(s.cfg.cacheSafe == CacheSafeAuto && !sameModel(req.SentTo, s.models[mi])) {
 		return summarizerInput{}, false
 	}
-	through := throughIndex(req.Sent, req.Messages)
+	through := throughIndex(req.Sent, req.Messages, req.Refs)
 	if through < 0 {
 		return summarizerInput{}, false
 	}
@@ -59,9 +60,10 @@ func (s *Summarizer) instruction(req summary.Request, through int) (string, erro
 }
 
 // throughIndex returns the index in sent of the last message of msgs it
-// shows (a tool result or a tool call by its id, any other message by
-// content), or -1 when sent shows none of them.
-func throughIndex(sent, msgs []llms.MessageContent) int {
+// shows: a tool result or a tool call by its id, a message masked or cut
+// by the ref it shows (refs[i]), any other message by content;
+// -1 when sent shows none of them.
+func throughIndex(sent, msgs []llms.MessageContent, refs []string) int {
 	ids := map[string]bool{}
 	for _, m := range msgs {
 		for _, p := range m.Parts {
@@ -73,13 +75,36 @@ func throughIndex(sent, msgs []llms.MessageContent) int {
 			}
 		}
 	}
+	shownRefs := map[string]bool{}
+	for _, r := range refs {
+		if r != "" {
+			shownRefs[r] = true
+		}
+	}
 	last := -1
 	for i, m := range sent {
-		if showsAny(m, ids) || containsMessage(msgs, m) {
+		if showsAny(m, ids) || showsRef(m, shownRefs) || containsMessage(msgs, m) {
 			last = i
 		}
 	}
 	return last
+}
+
+// showsRef reports whether a text part of m shows a ref of refs.
+func showsRef(m llms.MessageContent, refs map[string]bool) bool {
+	if len(refs) == 0 {
+		return false
+	}
+	found := false
+	for _, p := range m.Parts {
+		if t, ok := p.(llms.TextContent); ok && !found {
+			refid.Each(t.Text, func(id string) bool {
+				found = refs[id]
+				return !found
+			})
+		}
+	}
+	return found
 }
 
 // showsAny reports whether m carries a tool call or result of ids.

@@ -2,6 +2,7 @@ package llmsummary
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -74,4 +75,33 @@ func TestCacheSafeSummarize(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotEmpty(t, rec.Summary)
 	require.Len(t, got, len(msgs)+1)
+}
+
+// TestCacheSafeThroughCut: a message the agent was shown cut (or masked)
+// shows its ref instead of its text; the request still covers it.
+func TestCacheSafeThroughCut(t *testing.T) {
+	agent := &agentModel{modelFunc(func(context.Context, []llms.MessageContent, ...llms.CallOption) (*llms.ContentResponse, error) {
+		return textReply(goodJSON), nil
+	})}
+	long := llms.TextParts(llms.ChatMessageTypeAI, "THOUGHT: the variable is msubsup, the typo is mmsubsup, "+strings.Repeat("x", 400))
+	cut := llms.TextParts(llms.ChatMessageTypeAI, "THOUGHT: the variable is msubsup\n[… compact: 420 bytes cut, ref:k3f2a9qx …]\n")
+	sys := llms.TextParts(llms.ChatMessageTypeSystem, "You are a coding agent.")
+	task := llms.TextParts(llms.ChatMessageTypeHuman, "Fix the printer.")
+	nag := llms.TextParts(llms.ChatMessageTypeHuman, "Please give exactly one action.")
+	sent := []llms.MessageContent{sys, task, cut, nag}
+	req := baseRequest([]llms.MessageContent{long})
+	req.Sent, req.SentTo, req.SentWindow = sent, agent, 8_000
+	s := New([]llms.Model{agent})
+
+	_, ok := s.cacheSafeInput(req, 0, quarterCount)
+	assert.False(t, ok, "without refs the cut message is not recognised")
+
+	req.Refs = []string{"k3f2a9qx"}
+	in, ok := s.cacheSafeInput(req, 0, quarterCount)
+	require.True(t, ok)
+	assert.Contains(t, in.msgs[len(sent)].Parts[0].(llms.TextContent).Text, CacheSafeTag+"3 />", "through the cut message, the 3rd")
+
+	req.Refs = []string{"k3f2a9q"} // the start of the shown ref is another ref
+	_, ok = s.cacheSafeInput(req, 0, quarterCount)
+	assert.False(t, ok)
 }

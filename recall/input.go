@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentcompact/compact/internal/refid"
 	"github.com/agentcompact/compact/store"
 )
 
@@ -53,7 +54,7 @@ func parse(input string) request {
 	if s == "" {
 		return request{note: answerEmpty}
 	}
-	if len(s) >= 4 && strings.EqualFold(s[:4], "ref:") {
+	if len(s) >= len(refid.Prefix) && strings.EqualFold(s[:len(refid.Prefix)], refid.Prefix) {
 		return parseRef(s[4:])
 	}
 	return parseQuery(s)
@@ -91,17 +92,12 @@ func unwrap(input string) string {
 	return s
 }
 
-// refChar reports whether c may appear in a ref id ([store.ValidRef]).
-func refChar(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-'
-}
-
 // parseRef reads what follows "ref:": blanks, the id, then an optional
 // range.
 func parseRef(rest string) request {
 	rest = strings.TrimLeft(rest, " \t") // "ref: k3f2a9qx"
 	i := 0
-	for i < len(rest) && refChar(rest[i]) {
+	for i < len(rest) && refid.IsByte(rest[i]) {
 		i++
 	}
 	id, tail := rest[:i], strings.TrimSpace(rest[i:])

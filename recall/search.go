@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentcompact/compact/extractors"
+	"github.com/agentcompact/compact/internal/refid"
 	"github.com/agentcompact/compact/store"
 )
 
@@ -180,7 +181,7 @@ func moreLine(rest []hit, more bool) string {
 			refs = append(refs, "+"+strconv.Itoa(len(rest)-moreRefs)+" more")
 			break
 		}
-		refs = append(refs, "ref:"+h.o.Ref)
+		refs = append(refs, refid.Prefix+h.o.Ref)
 	}
 	atLeast := ""
 	if more {

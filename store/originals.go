@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentcompact/compact/internal/refid"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -80,9 +81,7 @@ func ValidRef(ref string) bool {
 		return false
 	}
 	for i := 0; i < len(ref); i++ {
-		switch c := ref[i]; {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '_', c == '.', c == '-':
-		default:
+		if !refid.IsByte(ref[i]) {
 			return false
 		}
 	}

@@ -27,6 +27,11 @@ type Request struct {
 	Messages []llms.MessageContent
 	// MessageIDs are the stable ids of Messages, index for index.
 	MessageIDs []string
+	// Refs are the ref ids of Messages, index for index (compact.Ref of
+	// the session and the message id): a context that showed a message
+	// masked or cut showed "ref:" followed by its ref instead of its text.
+	// nil when unknown (the engine always sets it).
+	Refs []string
 	// Previous is the parent summary to fold in, or nil. The summarizer must
 	// not mutate it.
 	Previous *Record

@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentcompact/compact/extractors"
+	"github.com/agentcompact/compact/internal/refid"
 	"github.com/agentcompact/compact/recall"
 )
 
@@ -181,24 +182,7 @@ func BySearch(ctx context.Context, call Caller, ref, query string) error {
 
 // NamesRef reports whether s shows "ref:"+ref as a whole ref (not the
 // start of a longer one).
-func NamesRef(s, ref string) bool {
-	needle := "ref:" + ref
-	for s != "" {
-		i := strings.Index(s, needle)
-		if i < 0 {
-			return false
-		}
-		s = s[i+len(needle):]
-		if s == "" || !refByte(s[0]) {
-			return true
-		}
-	}
-	return false
-}
-
-func refByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-'
-}
+func NamesRef(s, ref string) bool { return refid.Names(s, ref) }
 
 // MinLineRunes is the shortest line [SearchLine] picks, in characters.
 const MinLineRunes = 12
