@@ -77,15 +77,16 @@ func frontierRows(rows []row, w int) ([]row, map[string]bool) {
 func writeFrontier(b *strings.Builder, ev *evaluation) {
 	for _, w := range ev.cfg.windows {
 		for _, sc := range frontierScopes(ev) {
-			writeFrontierTable(b, sc.rows, w, sc.label)
+			writeFrontierTable(b, sc.rows, w, sc.label, ev.bounds[w][sc.folder])
 		}
 	}
 }
 
 // frontierScope is the rows of one folder, or of all of them.
 type frontierScope struct {
-	label string
-	rows  []row
+	label  string
+	folder string // key in evaluation.bounds
+	rows   []row
 }
 
 // frontierScopes returns one scope per folder evaluated, or one for all
@@ -94,23 +95,28 @@ func frontierScopes(ev *evaluation) []frontierScope {
 	var out []frontierScope
 	for _, src := range ev.bySource {
 		if src.folder {
-			out = append(out, frontierScope{", `" + src.source + "`", src.rows})
+			out = append(out, frontierScope{", `" + src.source + "`", strings.TrimSuffix(src.source, "/"), src.rows})
 		}
 	}
 	if len(out) <= 1 {
-		return []frontierScope{{"", ev.rows}}
+		return []frontierScope{{"", "", ev.rows}}
 	}
 	return out
 }
 
-// writeFrontierTable writes the frontier table of rows at window w.
-func writeFrontierTable(b *strings.Builder, rows []row, w int, label string) {
+// writeFrontierTable writes the frontier table of rows at window w, after
+// the stability bound bd of those runs.
+func writeFrontierTable(b *strings.Builder, rows []row, w int, label string, bd stabilityBound) {
 	rs, front := frontierRows(rows, w)
 	n, ok := findRow(rows, w, stratNone)
 	if len(rs) < 3 || !ok || n.cost[0] <= 0 {
 		return
 	}
 	fmt.Fprintf(b, "### %s window%s\n\n", windowLabel(w), label)
+	if bd.calls > 0 {
+		fmt.Fprintf(b, "Prefix-stable calls can be at most %s of these runs' calls whatever the configuration (at least %s compactions in %s calls; see the bound under the targets).\n\n",
+			pct(bd.share()), fmtInt(int64(bd.compactions)), fmtInt(int64(bd.calls)))
+	}
 	head := []string{"configuration", "cost, cached at 10%", "vs none", "OpenAI-style vs none", "Anthropic-style vs none",
 		"mean retention", "min category", "prefix-stable", "meets the constraints", "on the frontier"}
 	var out [][]string
@@ -206,7 +212,7 @@ func costTargetLines(ev *evaluation) []string {
 		return "**MISSED**"
 	}
 	var lines []string
-	rows, scope := costTargetRows(ev)
+	rows, scope, folder := costTargetRows(ev)
 	for _, w := range ev.cfg.windows {
 		def, ok1 := findRow(rows, w, stratOursRule)
 		n, ok2 := findRow(rows, w, stratNone)
@@ -230,8 +236,13 @@ func costTargetLines(ev *evaluation) []string {
 			}
 		}
 		l += fmt.Sprintf("; constraints (mean >= 98.5%%, every category >= 95%%, >= 95%% prefix-stable, no violation): %s", mark(meetsPolicy(def)))
+		if b, ok := ev.bounds[w][folder]; ok && b.calls > 0 {
+			l += fmt.Sprintf(" (prefix-stable %s; no strategy can exceed %s here: %s)", pct(def.stableShare()), pct(b.share()), boundWords(b, def))
+		}
 		if llm, ok := findRow(rows, w, stratOursLLMSame); ok && def.cost[0] > 0 {
-			l += fmt.Sprintf("; the LLM mode with the agent's model (`ours-llm-same`, cache-safe) costs %+.1f%% vs `ours-rule` (target <= +5%%): %s", 100*(llm.cost[0]/def.cost[0]-1), mark(llm.cost[0] <= 1.05*def.cost[0]))
+			l += fmt.Sprintf("; the LLM mode with the agent's model (`ours-llm-same`, cache-safe) costs %+.1f%% vs `ours-rule` (target <= +5%%): %s, of which its %s summarizer replies (%s tokens) %+.1f%%",
+				100*(llm.cost[0]/def.cost[0]-1), mark(llm.cost[0] <= 1.05*def.cost[0]),
+				fmtInt(int64(llm.sumCalls)), fmtInt(llm.sumOut), 100*float64(llm.sumOut)*ev.cfg.prices.output/1e6/def.cost[0])
 		}
 		if llm, ok := findRow(rows, w, stratOursLLM); ok && def.cost[0] > 0 {
 			l += fmt.Sprintf("; with another model's transcript request (`ours-llm`) %+.1f%%", 100*(llm.cost[0]/def.cost[0]-1))
@@ -243,20 +254,27 @@ func costTargetLines(ev *evaluation) []string {
 
 // costTargetRows returns the rows the cost targets are measured on: those
 // of the coding-agent folder (targetFolder) when it was evaluated, as the
-// targets are defined, else all rows; and the scope's label for the lines.
-func costTargetRows(ev *evaluation) ([]row, string) {
+// targets are defined, else all rows; the scope's label for the lines;
+// and its key in ev.bounds.
+func costTargetRows(ev *evaluation) ([]row, string, string) {
 	for _, src := range ev.bySource {
 		if src.folder && src.source == targetFolder+"/" {
-			return src.rows, " on `" + targetFolder + "/`"
+			return src.rows, " on `" + targetFolder + "/`", targetFolder
 		}
 	}
-	return ev.rows, ""
+	return ev.rows, "", ""
+}
+
+// boundWords says what b means beside the compactions r made.
+func boundWords(b stabilityBound, r row) string {
+	return fmt.Sprintf("one that keeps the task, the most recent user message and the last round verbatim and compacts only when the next call would not fit, down to those alone with no summary, still compacts %s times in %s calls; the defaults' context changes %s times",
+		fmtInt(int64(b.compactions)), fmtInt(int64(b.calls)), fmtInt(int64(r.stableOf-r.stable)))
 }
 
 // writeCostPolicy writes the section on cost and the default policy.
 func writeCostPolicy(b *strings.Builder, ev *evaluation) {
 	b.WriteString("## Cost and the default policy\n\n")
-	b.WriteString("With prompt caching a compaction costs one full-price pass over the new context, while calls between compactions are mostly cache reads: compacting often and shallowly (the specification's trigger 0.80, reset 0.70) saves little. The defaults were chosen on this corpus with the `-frontier` grid below (`go run ./cmd/compact-eval -windows 16000,32000 -frontier`): among the configurations that keep mean retention >= 98.5%, every category >= 95%, >= 95% prefix-stable calls and no violation, the cheapest with cached input at 10%. At 32k that is trigger 0.80, reset 0.20, with summaries of up to 800 tokens (they cover more): `compact.LargeTriggerRatio`, `LargeResetRatio`, `LargeMaxSummaryTokens`, for budgets of `compact.LargeBudget` (24,000) tokens or more. At 16k no configuration reaches 95% prefix-stable calls (after a deep compaction the task and the preserved tail alone take a third of the budget, so compactions come every dozen calls or so), so smaller budgets take, among the configurations that meet the other constraints, the cheapest that does not wait for the emergency ratio: trigger 0.90, reset 0.20, summaries of up to 800 tokens (`compact.SmallTriggerRatio`, `SmallResetRatio`, `SmallMaxSummaryTokens`). `compact.WithTrigger(0.80, 0.70)` keeps the specification's policy at every size (`" + stratOursSpec + "` here).\n\n")
+	b.WriteString("With prompt caching a compaction costs one full-price pass over the new context, while calls between compactions are mostly cache reads: compacting often and shallowly (the specification's trigger 0.80, reset 0.70) saves little. The defaults were chosen on this corpus with the `-frontier` grid below (`go run ./cmd/compact-eval -windows 16000,32000 -frontier`): among the configurations that keep mean retention >= 98.5%, every category >= 95%, >= 95% prefix-stable calls and no violation, the cheapest with cached input at 10%. At 32k that is trigger 0.80, reset 0.20, with summaries of up to 800 tokens (they cover more): `compact.LargeTriggerRatio`, `LargeResetRatio`, `LargeMaxSummaryTokens`, for budgets of `compact.LargeBudget` (24,000) tokens or more. At 16k no configuration reaches 95% prefix-stable calls, and none can on this corpus: the task, the most recent user message and the last round, which every configuration keeps verbatim, leave so little room in a 12,000-token budget that even compacting down to them alone, with no summary, only when the next call would not fit, changes the context too often (the bound in the targets below). So smaller budgets take, among the configurations that meet the other constraints, the cheapest that does not wait for the emergency ratio: trigger 0.90, reset 0.20, summaries of up to 800 tokens (`compact.SmallTriggerRatio`, `SmallResetRatio`, `SmallMaxSummaryTokens`). `compact.WithTrigger(0.80, 0.70)` keeps the specification's policy at every size (`" + stratOursSpec + "` here).\n\n")
 	b.WriteString("Targets:\n\n")
 	for _, l := range costTargetLines(ev) {
 		b.WriteString(l + "\n")

@@ -139,6 +139,9 @@ type evaluation struct {
 	sumDesc    string
 	encoding   string
 	elapsed    time.Duration
+	// bounds holds, per window, the stability bound of each folder's runs
+	// (by folder base name) and of all of them ("").
+	bounds map[int]map[string]stabilityBound
 }
 
 // run evaluates, prints the tables on stdout and writes the report and plots.
@@ -203,6 +206,9 @@ func evaluate(ctx context.Context, cfg config, stderr io.Writer) (*evaluation, e
 	}
 	for _, rs := range perFile {
 		ev.results = append(ev.results, rs...)
+	}
+	if ev.bounds, err = boundsOf(ev, convs, counter); err != nil {
+		return nil, err
 	}
 	ev.rows = aggregate(ev.results, cfg.windows, cfg.strategies, cfg.prices)
 	ev.bySource = aggregateSources(ev, cfg.windows, cfg.strategies, cfg.prices)

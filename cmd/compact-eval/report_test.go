@@ -91,7 +91,21 @@ func TestCostTargetsOnTheCodingAgentFolder(t *testing.T) {
 	lines = costTargetLines(ev)
 	require.Len(t, lines, 1)
 	assert.Contains(t, lines[0], "32k on `trajectories/`: `ours-rule` (the defaults) costs $6.00, 0.60 of none (target <= 0.70): met")
+	assert.NotContains(t, lines[0], "no strategy can exceed", "no bound computed")
 	scopes := frontierScopes(ev)
 	require.Len(t, scopes, 2)
 	assert.Equal(t, ", `frameworks/`", scopes[1].label)
+	assert.Equal(t, "frameworks", scopes[1].folder)
+
+	// The bound of the target folder stands beside the stability constraint.
+	ev.bounds = map[int]map[string]stabilityBound{targetWindow: {
+		targetFolder: {compactions: 1, calls: 100}, "frameworks": {compactions: 1, calls: 100}}}
+	lines = costTargetLines(ev)
+	require.Len(t, lines, 1)
+	assert.Contains(t, lines[0], "met (prefix-stable 99.0%; no strategy can exceed 99.0% here: ")
+	assert.Contains(t, lines[0], "still compacts 1 times in 100 calls; the defaults' context changes 1 times")
+	var b strings.Builder
+	writeFrontierTable(&b, []row{mk("none", 10), mk("ours-rule", 6), mk("ours-rule:trigger=1.0:reset=0.2", 7), mk("ours-rule:trigger=0.9:reset=0.2", 8)},
+		targetWindow, "", stabilityBound{compactions: 7, calls: 100})
+	assert.Contains(t, b.String(), "Prefix-stable calls can be at most 93.0% of these runs' calls whatever the configuration (at least 7 compactions in 100 calls")
 }
