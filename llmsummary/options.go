@@ -87,9 +87,12 @@ func WithLogger(l *slog.Logger) Option {
 // naming the messages to summarize, so that the provider's prompt cache
 // serves all but the instruction. Its input cap is the model's window
 // (summary.Request.SentWindow, and WithWindow when set) minus the reply
-// cap; a request whose conversation does not fit, or that names messages
-// the conversation does not show, falls back to the transcript. The reply
-// is validated and redacted as always. Default [CacheSafeAuto].
+// cap; a request whose conversation does not fit, or shows none of the
+// messages to summarize, falls back to the transcript. A message shows by
+// its content, by its tool call ids, or, masked or cut, by the ref it shows
+// (summary.Request.Refs); the summary covers the conversation through the
+// last message shown. The reply is validated and redacted as always.
+// Default [CacheSafeAuto].
 func WithCacheSafe(mode CacheSafe) Option { return func(c *config) { c.cacheSafe = mode } }
 
 // WithWindow sets the context window, in tokens, of the smallest summarizer
