@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/internal/recallcheck"
+	"github.com/agentcompact/compact/internal/refid"
 	"github.com/agentcompact/compact/recall"
 	"github.com/agentcompact/compact/store"
 	"github.com/stretchr/testify/require"
@@ -143,7 +144,7 @@ func TestRecallEveryCompactedOriginal(t *testing.T) {
 							shown.WriteString(recall.OriginalOf("", "", res.Messages[j]).Text)
 						}
 					}
-					require.True(t, recallcheck.NamesRef(shown.String(), ref), "seed %d, %d messages: message %d (%s) shows ref:%s", seed, n, k, res.States[k], ref)
+					require.True(t, refid.Names(shown.String(), ref), "seed %d, %d messages: message %d (%s) shows ref:%s", seed, n, k, res.States[k], ref)
 				}
 				want := recall.OriginalOf(ref, "", in[k]).Text
 				_, err := recallcheck.ByRef(ctx, call, ref, want)

@@ -55,7 +55,7 @@ func parse(input string) request {
 		return request{note: answerEmpty}
 	}
 	if len(s) >= len(refid.Prefix) && strings.EqualFold(s[:len(refid.Prefix)], refid.Prefix) {
-		return parseRef(s[4:])
+		return parseRef(s[len(refid.Prefix):])
 	}
 	return parseQuery(s)
 }

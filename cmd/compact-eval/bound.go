@@ -1,9 +1,6 @@
 package main
 
 import (
-	"fmt"
-
-	"github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/budget"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -103,21 +100,22 @@ func fewestCompactions(msgs []llms.MessageContent, counter *budget.TokenCounter,
 }
 
 // boundsOf returns the stability bounds of ev's runs (convs, index for
-// index with ev.files) at every window: per folder and for all ("").
-func boundsOf(ev *evaluation, convs [][]llms.MessageContent, counter *budget.TokenCounter) (map[int]map[string]stabilityBound, error) {
+// index with ev.files) at every window, for the budget the window's
+// strategies share (strats, as ev.strategies returns them): per folder and
+// for all ("").
+func boundsOf(ev *evaluation, convs [][]llms.MessageContent, counter *budget.TokenCounter, strats [][]strategy) map[int]map[string]stabilityBound {
 	out := map[int]map[string]stabilityBound{}
-	for _, w := range ev.cfg.windows {
-		ref, err := compact.New(compact.WithContextWindow(w), compact.WithCounter(counter))
-		if err != nil {
-			return nil, fmt.Errorf("stability bound at window %d: %w", w, err)
+	for wi, w := range ev.cfg.windows {
+		if len(strats[wi]) == 0 {
+			continue
 		}
 		m := map[string]stabilityBound{}
 		for i, msgs := range convs {
-			b := fewestCompactions(msgs, counter, ref.Budget())
+			b := fewestCompactions(msgs, counter, strats[wi][0].budget)
 			m[""] = m[""].add(b)
 			m[ev.folders[i]] = m[ev.folders[i]].add(b)
 		}
 		out[w] = m
 	}
-	return out, nil
+	return out
 }

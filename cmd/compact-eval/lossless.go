@@ -9,6 +9,7 @@ import (
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/internal/recallcheck"
+	"github.com/agentcompact/compact/internal/refid"
 	"github.com/agentcompact/compact/middleware"
 	"github.com/agentcompact/compact/recall"
 	"github.com/agentcompact/compact/store"
@@ -194,7 +195,7 @@ func (rr *recallRun) check(ctx context.Context, i int, in, sent []llms.MessageCo
 		}
 		failure := recallFailure{file: rr.file, call: i, ref: ref, state: res.States[k]}
 		if byRef {
-			if st := res.States[k]; st.InOutput() && !recallcheck.NamesRef(shown[k], ref) {
+			if st := res.States[k]; st.InOutput() && !refid.Names(shown[k], ref) {
 				oc.refFailed = true
 				failure.how, failure.err = "ref", fmt.Sprintf("the %s message sent for it does not show ref:%s", st, ref)
 				rr.fail(failure)

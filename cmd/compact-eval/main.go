@@ -207,9 +207,7 @@ func evaluate(ctx context.Context, cfg config, stderr io.Writer) (*evaluation, e
 	for _, rs := range perFile {
 		ev.results = append(ev.results, rs...)
 	}
-	if ev.bounds, err = boundsOf(ev, convs, counter); err != nil {
-		return nil, err
-	}
+	ev.bounds = boundsOf(ev, convs, counter, strats)
 	ev.rows = aggregate(ev.results, cfg.windows, cfg.strategies, cfg.prices)
 	ev.bySource = aggregateSources(ev, cfg.windows, cfg.strategies, cfg.prices)
 	ev.plotWindow = cfg.windows[0]

@@ -173,16 +173,12 @@ func BySearch(ctx context.Context, call Caller, ref, query string) error {
 	if err != nil {
 		return fmt.Errorf("call recall with %q: %w", Clip(query, 80), err)
 	}
-	if !NamesRef(answer, ref) {
+	if !refid.Names(answer, ref) {
 		first, _, _ := strings.Cut(answer, "\n")
 		return fmt.Errorf("a search for %q does not name ref:%s; it answered %q", Clip(query, 80), ref, Clip(first, 160))
 	}
 	return nil
 }
-
-// NamesRef reports whether s shows "ref:"+ref as a whole ref (not the
-// start of a longer one).
-func NamesRef(s, ref string) bool { return refid.Names(s, ref) }
 
 // MinLineRunes is the shortest line [SearchLine] picks, in characters.
 const MinLineRunes = 12

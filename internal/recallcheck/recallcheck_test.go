@@ -123,15 +123,6 @@ func TestBySearch(t *testing.T) {
 	assert.ErrorIs(t, BySearch(ctx, func(context.Context, string) (string, error) { return "", boom }, "x", "y"), boom)
 }
 
-func TestNamesRef(t *testing.T) {
-	assert.True(t, NamesRef("ref:abc lines 1-2", "abc"))
-	assert.True(t, NamesRef("x ref:abd, ref:abc", "abc"))
-	assert.True(t, NamesRef("ref:abc", "abc"))
-	assert.False(t, NamesRef("ref:abcd", "abc"), "the start of a longer ref")
-	assert.False(t, NamesRef("ref:abc.x ref:abc-", "abc"))
-	assert.False(t, NamesRef("", "abc"))
-}
-
 func TestSearchLine(t *testing.T) {
 	all := func(string) bool { return true }
 	text := strings.Join([]string{

@@ -34,5 +34,10 @@ func TestNames(t *testing.T) {
 	assert.False(t, Names("see ref:abcd", "abc"), "the start of a longer ref")
 	assert.False(t, Names("see abc", "abc"))
 	assert.False(t, Names("", "abc"))
+	assert.True(t, Names("ref:abc lines 1-2", "abc"))
+	assert.True(t, Names("x ref:abd, ref:abc", "abc"))
+	assert.True(t, Names("ref:abc", "abc"))
+	assert.False(t, Names("ref:abcd", "abc"), "the start of a longer ref")
+	assert.False(t, Names("ref:abc.x ref:abc-", "abc"))
 	assert.True(t, IsByte('-') && IsByte('Z') && !IsByte(' ') && !IsByte(':'))
 }
