@@ -32,11 +32,8 @@ func (m *Memory) scheduleLocked() {
 func (m *Memory) background() {
 	for {
 		m.engineMu.Lock()
-		_, perr, err := m.runEngine(context.Background(), "", nil)
+		_, err := m.runEngine(context.Background(), "", nil)
 		m.engineMu.Unlock()
-		if err == nil {
-			err = perr
-		}
 		m.mu.Lock()
 		if err != nil {
 			m.log.Error("memory: background compaction", "session", m.o.sessionID, "err", err)

@@ -7,15 +7,13 @@ import (
 	"sort"
 	"time"
 
+	"github.com/agentcompact/compact/conversation"
+
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
 )
-
-// maxSaveAttempts bounds how often a compaction is redone after version
-// conflicts with other writers of the same session.
-const maxSaveAttempts = 8
 
 // moveBatch is how many summarized messages the window must be able to
 // lose before it moves (a move rebuilds the window, O(window)); until then
@@ -23,37 +21,11 @@ const maxSaveAttempts = 8
 const moveBatch = 16
 
 // syncState brings the Memory up to date: the stored state when the store
-// holds a version it has not adopted (or at first use), then the history.
-// The state is read before the history, so that the history read holds at
-// least every message the state refers to.
+// holds a version it has not adopted (or at first use), and the history
+// (read with the version, or by Adopt; see turn.go).
 func (m *Memory) syncState(ctx context.Context) error {
-	m.mu.Lock()
-	loaded, ver := m.loaded, m.version
-	m.mu.Unlock()
-	if loaded {
-		// One round trip when the history reads the state's version too.
-		if v, ok, err := m.refreshVersion(ctx, true); err != nil || (ok && v == ver) {
-			return err
-		}
-		v, err := m.store.Version(ctx, m.o.sessionID)
-		if err != nil {
-			return fmt.Errorf("memory: read state version of session %q: %w", m.o.sessionID, err)
-		}
-		if v == ver {
-			return m.refresh(ctx)
-		}
-	}
-	st, err := m.store.Load(ctx, m.o.sessionID)
-	if err != nil {
-		return fmt.Errorf("memory: load state of session %q: %w", m.o.sessionID, err)
-	}
-	if err := m.refresh(ctx); err != nil {
-		return err
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if !m.loaded || st.Version != m.version {
-		m.adoptLocked(st)
+	if err := m.replica.Sync(ctx, m.o.sessionID, &turn{m: m}); err != nil {
+		return fmt.Errorf("memory: %w", err)
 	}
 	return nil
 }
@@ -64,6 +36,10 @@ func (m *Memory) syncState(ctx context.Context) error {
 func (m *Memory) adoptLocked(st store.State) {
 	m.loaded = true
 	if st.Version == 0 {
+		if m.version != 0 { // reverted: what it held was never stored
+			m.resetLocked()
+			m.dirty = false
+		}
 		m.version = 0
 		m.stored = 0
 		return
@@ -82,6 +58,7 @@ func (m *Memory) adoptLocked(st store.State) {
 	m.stored = len(st.Chain)
 	m.verified = len(st.Chain)
 	m.version = st.Version
+	m.dirty = false
 	m.seen = st.HistoryLen
 	m.view = cachedView{}
 	m.gen++
@@ -132,12 +109,12 @@ func (m *Memory) stateLocked() store.State {
 }
 
 // runEngine runs one engine call over the current window (compacting when
-// the trigger says so, or at once when force is a reason), records the
-// outcome (audit record, window move, cached view) and saves the state
-// when it changed. On a version conflict it adopts the newer state and
-// runs again. It must be called with m.engineMu held. A failed save is
-// logged and returned as persistErr; the compaction itself stands and is
-// saved with the next one.
+// the trigger says so, or at once when force is a reason) as one turn of
+// the conversation protocol (conversation.Replica: sync, lease, compact,
+// compare-and-swap save, retries; see turn.go), and records the outcome
+// (audit record, window move, cached view). It must be called with
+// m.engineMu held. A state that cannot be saved is not kept: the Memory
+// is the stored state again, and the error is returned.
 //
 // With a pending input (LoadMemoryVariables' input) the engine is also
 // given that input (see engineCall), so that it makes room for it, and the
@@ -147,88 +124,66 @@ func (m *Memory) stateLocked() store.State {
 // cannot fit what it keeps beside it (compact.ErrBudgetTooSmall, also
 // wrapped; the engine changed nothing), or, should the engine cut it, after
 // the compaction, which stands.
-func (m *Memory) runEngine(ctx context.Context, force string, pend *pendingInput) (res *compact.Result, persistErr error, err error) {
+func (m *Memory) runEngine(ctx context.Context, force string, pend *pendingInput) (*compact.Result, error) {
 	if m.c == nil {
-		return nil, nil, m.cErr
+		return nil, m.cErr
 	}
-	for range maxSaveAttempts {
-		res, persistErr, err, again := m.engineAttempt(ctx, force, pend)
-		if !again {
-			return res, persistErr, err
+	t := &turn{m: m, force: force, pend: pend}
+	if err := m.replica.Turn(ctx, m.o.sessionID, t); err != nil {
+		if t.stepErr != nil && errors.Is(err, t.stepErr) {
+			return nil, t.stepErr
 		}
+		return nil, fmt.Errorf("memory: compact session %q: %w", m.o.sessionID, err)
 	}
-	return nil, nil, fmt.Errorf("memory: compact session %q: %d attempts: %w", m.o.sessionID, maxSaveAttempts, store.ErrConflict)
+	return t.res, t.inputErr
 }
 
-// engineAttempt is one attempt of runEngine: again reports that another
-// writer stored a newer state meanwhile (the attempt saved nothing), to be
-// adopted by the next attempt. With a store that has leases, the
-// summarizer runs under the session's compaction lease
-// (store.NewSummarizeGate), released once the state is saved.
-func (m *Memory) engineAttempt(ctx context.Context, force string, pend *pendingInput) (res *compact.Result, persistErr, err error, again bool) {
-	if err := m.syncState(ctx); err != nil {
-		return nil, nil, err, false
-	}
+// step is one engine call of a turn over the Memory synced at version
+// ver, with gate as the summarize gate: it records the result and returns
+// the state to save, if it changed.
+func (m *Memory) step(ctx context.Context, t *turn, gate compact.SummarizeGate) (conversation.Change, error) {
 	m.mu.Lock()
-	if pend != nil {
-		if err := m.checkInputLocked(pend); err != nil {
+	if t.pend != nil {
+		if err := m.checkInputLocked(t.pend); err != nil {
 			m.mu.Unlock()
-			return nil, nil, err, false
+			return conversation.Change{}, err
 		}
 	}
-	call := m.engineCallLocked(pend, true)
+	call := m.engineCallLocked(t.pend, true)
 	opts := []compact.CallOption{compact.WithMessageIDs(call.ids), compact.WithOmitted(call.omitted)}
-	sess, gen, n, ver := m.sess, m.gen, len(m.entries), m.version
+	sess, gen, n := m.sess, m.gen, len(m.entries)
 	m.mu.Unlock()
-	gate, release := store.NewSummarizeGate(m.store, m.o.sessionID, m.holder, ver, m.o.lease)
-	defer release(context.WithoutCancel(ctx))
 	if gate != nil {
 		opts = append(opts, compact.WithSummarizeGate(gate))
 	}
 	var raw *compact.Result
-	if force != "" {
-		raw, err = m.c.CompactNow(ctx, sess, call.msgs, force, opts...)
+	var err error
+	if t.force != "" {
+		raw, err = m.c.CompactNow(ctx, sess, call.msgs, t.force, opts...)
 	} else {
 		raw, err = m.c.Compact(ctx, sess, call.msgs, opts...)
 	}
 	if err != nil {
-		switch {
-		case errors.Is(err, store.ErrConflict):
-			return nil, nil, nil, true // another replica compacted: adopt its state
-		case pend != nil && errors.Is(err, compact.ErrBudgetTooSmall):
-			return nil, nil, fmt.Errorf("memory: input of %d tokens does not fit the budget of %d tokens beside what the engine keeps: %w: %w",
-				pend.tok, m.c.Budget(), ErrInputTooLarge, err), false
+		if t.pend != nil && errors.Is(err, compact.ErrBudgetTooSmall) {
+			err = fmt.Errorf("memory: input of %d tokens does not fit the budget of %d tokens beside what the engine keeps: %w: %w",
+				t.pend.tok, m.c.Budget(), ErrInputTooLarge, err)
 		}
-		return nil, nil, fmt.Errorf("memory: compact session %q: %w", m.o.sessionID, err), false
+		return conversation.Change{}, err
 	}
-	inputErr := call.pendingError(raw)
-	res = call.strip(raw, m.c.Counter())
+	t.inputErr = call.pendingError(raw)
+	t.res = call.strip(raw, m.c.Counter())
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.gen != gen {
-		m.mu.Unlock()
-		return nil, nil, nil, true // the state was replaced meanwhile: run again on the new one
+		// The state was replaced meanwhile: run again on the new one.
+		return conversation.Change{}, fmt.Errorf("memory: state of session %q replaced during compaction: %w", m.o.sessionID, store.ErrConflict)
 	}
-	st, from, changed := m.recordResultLocked(res, &call, n)
-	m.mu.Unlock()
+	st, from, changed := m.recordResultLocked(t.res, &call, n)
 	if !changed {
-		return res, nil, inputErr, false
+		return conversation.Change{}, nil
 	}
-	v, err := m.store.Save(ctx, st, from)
-	if errors.Is(err, store.ErrConflict) {
-		return nil, nil, nil, true // syncState adopts the newer state on the next attempt
-	}
-	if err != nil {
-		m.log.Error("memory: save compaction state", "session", m.o.sessionID, "err", err)
-		return res, fmt.Errorf("memory: save state of session %q: %w", m.o.sessionID, err), inputErr, false
-	}
-	m.mu.Lock()
-	if m.gen == gen {
-		m.version = v
-		m.stored = len(st.Chain)
-		m.dirty = false
-	}
-	m.mu.Unlock()
-	return res, nil, inputErr, false
+	t.gen = m.gen
+	return conversation.Change{State: &st, ChainFrom: from}, nil
 }
 
 // recordResultLocked records an engine call's result over the window of

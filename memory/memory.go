@@ -9,6 +9,7 @@ import (
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/budget"
+	"github.com/agentcompact/compact/conversation"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
 	lcmemory "github.com/tmc/langchaingo/memory"
@@ -35,9 +36,10 @@ type Memory struct {
 	hist schema.ChatMessageHistory
 	inc  store.IncrementalHistory
 	// store and log are set once by New.
-	store  store.Store
-	log    *slog.Logger
-	holder string // this Memory's id as a compaction lease holder
+	store store.Store
+	log   *slog.Logger
+	// replica runs the conversation protocol over store (turn.go).
+	replica *conversation.Replica
 	// ownHistory: the history is the store's own (store.HistoryStore), so
 	// its state version can be read with it (store.VersionedHistory).
 	ownHistory bool
@@ -100,8 +102,7 @@ func New(c *compact.Compactor, opts ...Option) *Memory {
 			opt(&o)
 		}
 	}
-	m := &Memory{c: c, o: o, store: o.store, log: o.logger, holder: store.NewHolderID(),
-		fullCount: map[string]int{}}
+	m := &Memory{c: c, o: o, store: o.store, log: o.logger, fullCount: map[string]int{}}
 	if m.c == nil {
 		m.c, m.cErr = compact.New()
 		if m.cErr != nil {
@@ -114,6 +115,7 @@ func New(c *compact.Compactor, opts ...Option) *Memory {
 	if m.log == nil {
 		m.log = slog.New(slog.DiscardHandler)
 	}
+	m.replica = conversation.NewReplica(m.store, conversation.WithLeaseTiming(o.lease), conversation.WithBackoff(o.backoff))
 	m.hist = o.history
 	if m.hist == nil {
 		if hs, ok := m.store.(store.HistoryStore); ok {
@@ -219,7 +221,7 @@ func (m *Memory) context(ctx context.Context, pend *pendingInput) ([]llms.ChatMe
 		}
 	} else {
 		m.engineMu.Lock()
-		_, _, err := m.runEngine(ctx, "", pend)
+		_, err := m.runEngine(ctx, "", pend)
 		m.engineMu.Unlock()
 		if err != nil {
 			return nil, "", err
@@ -395,28 +397,10 @@ func (m *Memory) Clear(ctx context.Context) error {
 	m.epochKnown = false
 	m.resetLocked()
 	m.mu.Unlock()
-	for range maxSaveAttempts {
-		v, err := m.store.Version(ctx, m.o.sessionID)
-		if err != nil {
-			return fmt.Errorf("memory: clear state of session %q: %w", m.o.sessionID, err)
-		}
-		m.mu.Lock()
-		m.version = v
-		st := m.stateLocked()
-		m.mu.Unlock()
-		nv, err := m.store.Save(ctx, st, 0)
-		if errors.Is(err, store.ErrConflict) {
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("memory: clear state of session %q: %w", m.o.sessionID, err)
-		}
-		m.mu.Lock()
-		m.version, m.loaded, m.dirty = nv, true, false
-		m.mu.Unlock()
-		return nil
+	if err := m.replica.Turn(ctx, m.o.sessionID, &turn{m: m, clear: true}); err != nil {
+		return fmt.Errorf("memory: clear state of session %q: %w", m.o.sessionID, err)
 	}
-	return fmt.Errorf("memory: clear state of session %q: %w", m.o.sessionID, store.ErrConflict)
+	return nil
 }
 
 // Compact compacts the conversation now, whatever the trigger says (the
@@ -430,11 +414,8 @@ func (m *Memory) Compact(ctx context.Context) error {
 	}
 	m.engineMu.Lock()
 	defer m.engineMu.Unlock()
-	_, perr, err := m.runEngine(ctx, compact.ReasonManual, nil)
-	if err != nil {
-		return err
-	}
-	return perr
+	_, err := m.runEngine(ctx, compact.ReasonManual, nil)
+	return err
 }
 
 // Summaries returns the session's summary chain, oldest first (a copy). The

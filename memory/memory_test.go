@@ -7,8 +7,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/conversation"
 	"github.com/agentcompact/compact/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -287,6 +289,7 @@ func TestConflictRedone(t *testing.T) {
 	a := betweenResetAndTrigger(t)
 	shared := store.NewMemory()
 	a.store = shared
+	a.replica = conversation.NewReplica(shared)
 	hs := &hookStore{Memory: shared}
 	b := New(a.c, WithChatHistory(a.hist), WithStore(hs))
 	_, err := a.LoadMemoryVariables(ctx, nil)
@@ -468,15 +471,22 @@ var errDisk = errors.New("disk full")
 
 func (failingStore) Save(context.Context, store.State, int) (int64, error) { return 0, errDisk }
 
+// TestSaveFailure: a compaction whose state cannot be saved is not kept;
+// the Memory is the stored state again (never a half state), and the
+// error names the store's failure.
 func TestSaveFailure(t *testing.T) {
 	ctx := context.Background()
-	m := betweenResetAndTrigger(t, WithStore(failingStore{store.NewMemory()}), WithReturnMessages(true))
-	require.ErrorIs(t, m.Compact(ctx), errDisk, "an explicit compaction reports the failed save")
-	view := loadMessages(t, m)
-	require.True(t, strings.HasPrefix(view[0].GetContent(), compact.SummaryPreamble), "the compaction stands")
-	require.ErrorIs(t, m.Close(), errDisk, "Close retries the save")
+	fast := conversation.Backoff{Attempts: 3, Base: time.Millisecond, Max: time.Millisecond}
+	m := betweenResetAndTrigger(t, WithStore(failingStore{store.NewMemory()}), WithReturnMessages(true), WithBackoff(fast))
+	err := m.Compact(ctx)
+	require.ErrorIs(t, err, errDisk, "an explicit compaction reports the failed save")
+	require.ErrorContains(t, err, "3 attempts")
+	recs, err := m.Records(ctx)
+	require.NoError(t, err)
+	require.Empty(t, recs, "the unsaved record is dropped")
+	require.NoError(t, m.Close(), "nothing unsaved is left for Close")
 	require.ErrorIs(t, m.SaveContext(ctx, map[string]any{"input": "x"}, map[string]any{"output": "y"}), ErrClosed)
-	_, err := m.LoadMemoryVariables(ctx, nil)
+	_, err = m.LoadMemoryVariables(ctx, nil)
 	require.ErrorIs(t, err, ErrClosed)
 	require.NoError(t, m.Close(), "Close is idempotent")
 }

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/agentcompact/compact/conversation"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/schema"
 )
@@ -39,6 +40,7 @@ type options struct {
 	windowTurns    int // < 1: off
 	recall         []recall.Option
 	lease          store.LeaseTiming
+	backoff        conversation.Backoff
 }
 
 func defaultOptions() options {
@@ -209,3 +211,9 @@ func WithWindowTurns(k int) Option {
 func WithLeaseTiming(ttl, wait time.Duration) Option {
 	return func(o *options) { o.lease = store.LeaseTiming{TTL: ttl, Wait: wait} }
 }
+
+// WithBackoff sets how the Memory retries a version conflict (another
+// replica saved first) or a store error: one count for every retry of an
+// engine call (see conversation.Backoff). Default: the zero Backoff,
+// conversation.DefaultAttempts tries with jittered exponential waits.
+func WithBackoff(b conversation.Backoff) Option { return func(o *options) { o.backoff = b } }

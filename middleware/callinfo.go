@@ -17,6 +17,10 @@ type CallInfo struct {
 	// NewSession reports whether this call created the session (first call
 	// of the conversation, or after eviction, expiry or a restart).
 	NewSession bool
+	// Branched reports that, with [WithStore], the call's messages did not
+	// continue the stored conversation (a stale or retried request): it
+	// was compacted on its own and the shared state was left as it was.
+	Branched bool
 	// TextAgent reports whether the prompt was recognized as a text agent's
 	// scratchpad, and Steps how many steps it held.
 	TextAgent bool

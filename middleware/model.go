@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/conversation"
 	"github.com/agentcompact/compact/extractors"
 	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/recall"
@@ -29,8 +30,8 @@ type Model struct {
 	o     options
 	table *table
 	tools toolCounter
-	// holder is the Model's id as a compaction lease holder (WithStore).
-	holder string
+	// replica runs the shared-state protocol (WithStore), or is nil.
+	replica *conversation.Replica
 }
 
 var (
@@ -54,7 +55,7 @@ func Wrap(next llms.Model, c *compact.Compactor, opts ...Option) *Model {
 	}
 	m := &Model{next: next, c: c, o: o, table: newTable(o.maxSessions, o.ttl, o.now, o.maxOriginalBytes)}
 	if o.store != nil {
-		m.holder = store.NewHolderID()
+		m.replica = conversation.NewReplica(o.store, conversation.WithLeaseTiming(o.lease), conversation.WithBackoff(o.backoff))
 	}
 	return m
 }
@@ -183,13 +184,18 @@ func (m *Model) GenerateContentStream(ctx context.Context, messages []llms.Messa
 
 // prepared is the state of one call between compaction and the reply.
 type prepared struct {
-	id   string
-	key  string // the session's table key; "" for an automatic session (no recall)
-	sess *compact.Session
-	tp   *textPrompt           // non-nil for a text-agent prompt
-	in   []llms.MessageContent // the engine's input
-	res  *compact.Result
-	send []llms.MessageContent
+	id  string
+	key string // the session's table key; "" for an automatic session (no recall)
+	// tableKey is the session's table key, automatic or not.
+	tableKey string
+	// branched: the call did not continue the stored conversation and was
+	// served as a branch (WithStore).
+	branched bool
+	sess     *compact.Session
+	tp       *textPrompt           // non-nil for a text-agent prompt
+	in       []llms.MessageContent // the engine's input
+	res      *compact.Result
+	send     []llms.MessageContent
 	// calls are the input's tool calls by id, built when an original
 	// needs them.
 	calls map[string]extractors.Call
@@ -221,21 +227,22 @@ func (m *Model) prepare(ctx context.Context, msgs []llms.MessageContent, info *C
 		key = autoTableKey(id)
 	}
 	sess, created := m.table.get(key)
-	p.id, p.sess = id, sess
+	p.id, p.sess, p.tableKey = id, sess, key
 	info.SessionID, info.Explicit, info.NewSession = id, explicit, created
 	var res *compact.Result
 	var err error
 	// What this session last sent, for a cache-safe summarizer request.
 	opts := []compact.CallOption{compact.WithLastSent(m.next, m.table.lastSent(key))}
-	if m.o.store != nil {
-		res, err = m.compactStored(ctx, p, key, opts)
+	if m.replica != nil {
+		res, err = m.compactStored(ctx, p, key, opts, "")
 	} else {
 		res, err = m.c.Compact(ctx, sess, p.in, opts...)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("middleware: compact %d messages of session %q: %w", len(msgs), id, err)
 	}
-	if res.Restarted {
+	info.Branched = p.branched
+	if res.Restarted && !p.branched {
 		info.NewSession = true
 		m.log(ctx, slog.LevelWarn, "compact: session restarted: its summary covers none of the messages (another conversation under the same session?)", "session", id)
 	}
@@ -272,10 +279,8 @@ func (m *Model) setResult(p *prepared, res *compact.Result, info *CallInfo) {
 // in the store when it keeps originals (WithStore), else in the session's
 // entry of the table (explicit sessions only).
 func (m *Model) keepOriginals(ctx context.Context, p *prepared, res *compact.Result) error {
-	if _, ok := m.o.store.(store.OriginalStore); ok {
-		return m.putOriginals(ctx, p, res)
-	}
-	if p.key == "" {
+	if _, ok := m.o.store.(store.OriginalStore); ok || p.key == "" {
+		// With a store of originals, the turn stored them (compactStored).
 		return nil
 	}
 	_, orig := m.table.originalsOf(p.key)
@@ -334,7 +339,13 @@ func (m *Model) withRetry(ctx context.Context, p *prepared, info *CallInfo, call
 		return err
 	}
 	before := info.SentTokens
-	res, cerr := m.c.CompactNow(ctx, p.sess, p.in, compact.ReasonOverflow)
+	var res *compact.Result
+	var cerr error
+	if m.replica != nil {
+		res, cerr = m.compactStored(ctx, p, p.tableKey, nil, compact.ReasonOverflow)
+	} else {
+		res, cerr = m.c.CompactNow(ctx, p.sess, p.in, compact.ReasonOverflow)
+	}
 	if cerr != nil {
 		return fmt.Errorf("middleware: the model rejected the prompt as too long (%w), and the emergency compaction of session %q failed: %w", err, p.id, cerr)
 	}

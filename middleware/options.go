@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/agentcompact/compact/conversation"
 	"github.com/agentcompact/compact/recall"
 	"github.com/agentcompact/compact/store"
 )
@@ -38,6 +39,7 @@ type options struct {
 	now              func() time.Time
 	store            store.Store
 	lease            store.LeaseTiming
+	backoff          conversation.Backoff
 }
 
 func defaultOptions() options {

@@ -22,12 +22,13 @@ type table struct {
 }
 
 type entry struct {
-	id   string
-	s    *compact.Session
-	orig *originals
-	used time.Time
-	ver  int64 // the store's version s was synced at (WithStore)
-	nrec int   // records of the session's chain in the store
+	id     string
+	s      *compact.Session
+	orig   *originals
+	used   time.Time
+	ver    int64 // the store's version s was synced at (WithStore)
+	nrec   int   // records of the session's chain in the store
+	synced bool  // s is the store's state at ver (WithStore)
 	// sent is what the session's last call sent to the wrapped model
 	// (compact.WithLastSent, for a cache-safe summarizer request).
 	sent []llms.MessageContent
@@ -85,7 +86,7 @@ func (t *table) put(id string, s *compact.Session) {
 	defer t.mu.Unlock()
 	if el, ok := t.m[id]; ok {
 		e := el.Value.(*entry)
-		e.s, e.orig, e.used, e.ver, e.nrec = s, newOriginals(t.origMax), t.now(), 0, 0
+		e.s, e.orig, e.used, e.ver, e.nrec, e.synced = s, newOriginals(t.origMax), t.now(), 0, 0, false
 		t.ll.MoveToFront(el)
 		return
 	}
@@ -124,15 +125,39 @@ func (t *table) stored(id string) (ver int64, chain int) {
 	return 0, 0
 }
 
-// setStored records the store version and chain length of id's session.
+// setStored records that id's session is the store's state at version
+// ver with chain records.
 func (t *table) setStored(id string, ver int64, chain int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if el, ok := t.m[id]; ok {
 		e := el.Value.(*entry)
-		e.ver, e.nrec = ver, chain
+		e.ver, e.nrec, e.synced = ver, chain, true
 	}
 }
+
+// syncedAt returns the store version id's session is at, and false when
+// it is not known to be a stored state (absent, new, or reverted).
+func (t *table) syncedAt(id string) (int64, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if el, ok := t.m[id]; ok {
+		e := el.Value.(*entry)
+		return e.ver, e.synced
+	}
+	return 0, false
+}
+
+// adopt installs s, the store's state at version ver with chain records,
+// as id's session.
+func (t *table) adopt(id string, s *compact.Session, ver int64, chain int) {
+	t.put(id, s)
+	t.setStored(id, ver, chain)
+}
+
+// revert replaces id's session by a new one of session sid, not synced:
+// the next call loads the stored state.
+func (t *table) revert(id, sid string) { t.put(id, compact.NewSession(sid)) }
 
 // lastSent returns what id's session last sent, or nil.
 func (t *table) lastSent(id string) []llms.MessageContent {

@@ -2,8 +2,11 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 )
 
@@ -30,6 +33,39 @@ type Leaser interface {
 	// that holder does not have (expired, taken over, never taken) does
 	// nothing and is no error.
 	ReleaseLease(ctx context.Context, sessionID, holder string) error
+}
+
+// Defaults of [LeaseTiming].
+const (
+	// DefaultLeaseTTL is how long a compaction lease lasts: longer than a
+	// summarizer call with its retry; a replica that dies holding one
+	// blocks the others for at most this long.
+	DefaultLeaseTTL = 30 * time.Second
+	// DefaultLeaseWait is how long a replica that finds the lease held
+	// waits for the holder's state before compacting rule-based.
+	DefaultLeaseWait = 10 * time.Second
+	// LeasePoll is how often a replica waiting for another's compaction
+	// looks for its state.
+	LeasePoll = 100 * time.Millisecond
+)
+
+// LeaseTiming sets the compaction lease of the adapters (see
+// conversation.NewSummarizeGate); zero fields take the defaults.
+type LeaseTiming struct {
+	// TTL is the lease's duration. Default [DefaultLeaseTTL].
+	TTL time.Duration
+	// Wait bounds how long a replica waits for another's compaction.
+	// Default [DefaultLeaseWait].
+	Wait time.Duration
+}
+
+// NewHolderID returns a lease holder id unique to this process and call:
+// host name, process id and 48 random bits.
+func NewHolderID() string {
+	host, _ := os.Hostname()
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return fmt.Sprintf("%.64s/%d/%s", host, os.Getpid(), hex.EncodeToString(b[:]))
 }
 
 // lease is one session's lease in [Memory].

@@ -1,4 +1,4 @@
-package store_test
+package conversation_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/conversation"
 	"github.com/agentcompact/compact/store"
 )
 
@@ -21,8 +22,8 @@ func TestSummarizeGate(t *testing.T) {
 
 	t.Run("first takes the lease, emergency does not wait", func(t *testing.T) {
 		s := store.NewMemory()
-		a, releaseA := store.NewSummarizeGate(s, "c", "a", 0, short)
-		b, _ := store.NewSummarizeGate(s, "c", "b", 0, short)
+		a, releaseA := conversation.NewSummarizeGate(s, "c", "a", 0, short)
+		b, _ := conversation.NewSummarizeGate(s, "c", "b", 0, short)
 		require.NoError(t, a(ctx, compact.ReasonTrigger))
 		start := time.Now()
 		require.ErrorIs(t, b(ctx, compact.ReasonEmergency), compact.ErrSkipSummarizer)
@@ -32,8 +33,8 @@ func TestSummarizeGate(t *testing.T) {
 	})
 	t.Run("the loser adopts the winner's state", func(t *testing.T) {
 		s := store.NewMemory()
-		a, _ := store.NewSummarizeGate(s, "c", "a", 0, short)
-		b, _ := store.NewSummarizeGate(s, "c", "b", 0, store.LeaseTiming{Wait: 5 * time.Second})
+		a, _ := conversation.NewSummarizeGate(s, "c", "a", 0, short)
+		b, _ := conversation.NewSummarizeGate(s, "c", "b", 0, store.LeaseTiming{Wait: 5 * time.Second})
 		require.NoError(t, a(ctx, compact.ReasonTrigger))
 		go func() {
 			time.Sleep(150 * time.Millisecond)
@@ -47,8 +48,8 @@ func TestSummarizeGate(t *testing.T) {
 	})
 	t.Run("a dead holder blocks until its lease expires", func(t *testing.T) {
 		s := store.NewMemory()
-		a, _ := store.NewSummarizeGate(s, "c", "a", 0, store.LeaseTiming{TTL: 200 * time.Millisecond})
-		b, _ := store.NewSummarizeGate(s, "c", "b", 0, store.LeaseTiming{Wait: 5 * time.Second})
+		a, _ := conversation.NewSummarizeGate(s, "c", "a", 0, store.LeaseTiming{TTL: 200 * time.Millisecond})
+		b, _ := conversation.NewSummarizeGate(s, "c", "b", 0, store.LeaseTiming{Wait: 5 * time.Second})
 		require.NoError(t, a(ctx, compact.ReasonTrigger)) // and a dies without releasing
 		require.NoError(t, b(ctx, compact.ReasonTrigger), "the expired lease is taken")
 		ok, err := s.TryLease(ctx, "c", "a", time.Minute)
@@ -57,8 +58,8 @@ func TestSummarizeGate(t *testing.T) {
 	})
 	t.Run("the wait is bounded", func(t *testing.T) {
 		s := store.NewMemory()
-		a, _ := store.NewSummarizeGate(s, "c", "a", 0, short)
-		b, _ := store.NewSummarizeGate(s, "c", "b", 0, short)
+		a, _ := conversation.NewSummarizeGate(s, "c", "a", 0, short)
+		b, _ := conversation.NewSummarizeGate(s, "c", "b", 0, short)
 		require.NoError(t, a(ctx, compact.ReasonTrigger))
 		start := time.Now()
 		require.ErrorIs(t, b(ctx, compact.ReasonTrigger), compact.ErrSkipSummarizer, "rule-based after the wait")
@@ -66,15 +67,15 @@ func TestSummarizeGate(t *testing.T) {
 	})
 	t.Run("cancellation", func(t *testing.T) {
 		s := store.NewMemory()
-		a, _ := store.NewSummarizeGate(s, "c", "a", 0, short)
-		b, _ := store.NewSummarizeGate(s, "c", "b", 0, store.LeaseTiming{Wait: time.Minute})
+		a, _ := conversation.NewSummarizeGate(s, "c", "a", 0, short)
+		b, _ := conversation.NewSummarizeGate(s, "c", "b", 0, store.LeaseTiming{Wait: time.Minute})
 		require.NoError(t, a(ctx, compact.ReasonTrigger))
 		cctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 		defer cancel()
 		require.ErrorIs(t, b(cctx, compact.ReasonTrigger), context.DeadlineExceeded)
 	})
 	t.Run("a store without leases has no gate", func(t *testing.T) {
-		g, release := store.NewSummarizeGate(plainStore{store.NewMemory()}, "c", "a", 0, short)
+		g, release := conversation.NewSummarizeGate(plainStore{store.NewMemory()}, "c", "a", 0, short)
 		assert.Nil(t, g)
 		release(ctx)
 	})

@@ -1,95 +1,50 @@
-package store
+package conversation
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-
 	"fmt"
-	"os"
 	"sync"
 	"time"
 
 	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/store"
 )
-
-// Defaults of [LeaseTiming].
-const (
-	// DefaultLeaseTTL is how long a compaction lease lasts: longer than a
-	// summarizer call with its retry; a replica that dies holding one
-	// blocks the others for at most this long.
-	DefaultLeaseTTL = 30 * time.Second
-	// DefaultLeaseWait is how long a replica that finds the lease held
-	// waits for the holder's state before compacting rule-based.
-	DefaultLeaseWait = 10 * time.Second
-	// leasePoll is how often a waiting replica looks for the holder's state.
-	leasePoll = 100 * time.Millisecond
-)
-
-// LeaseTiming sets the lease of [NewSummarizeGate]; zero fields take the
-// defaults.
-type LeaseTiming struct {
-	// TTL is the lease's duration. Default [DefaultLeaseTTL].
-	TTL time.Duration
-	// Wait bounds how long a replica waits for another's compaction.
-	// Default [DefaultLeaseWait].
-	Wait time.Duration
-}
-
-func (lt LeaseTiming) orDefaults() LeaseTiming {
-	if lt.TTL <= 0 {
-		lt.TTL = DefaultLeaseTTL
-	}
-	if lt.Wait <= 0 {
-		lt.Wait = DefaultLeaseWait
-	}
-	return lt
-}
-
-// NewHolderID returns a lease holder id unique to this process and call:
-// host name, process id and 48 random bits.
-func NewHolderID() string {
-	host, _ := os.Hostname()
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	return fmt.Sprintf("%.64s/%d/%s", host, os.Getpid(), hex.EncodeToString(b[:]))
-}
 
 // NewSummarizeGate returns the gate (compact.WithSummarizeGate) with which
 // an adapter compacting sessionID from the stored version runs one
 // summarizer call per compaction across the processes sharing s, and the
 // release to call once the compaction's state is saved or abandoned. When
-// s is not a [Leaser] the gate is nil and release does nothing.
+// s is not a [store.Leaser] the gate is nil and release does nothing.
 //
 // The gate takes the session's lease for holder and, when the stored
 // version is still the one given, lets the summarizer run (a newer one is
-// adopted: an error wrapping [ErrConflict]). When another holder has the lease, it does not summarize: at the
+// adopted: an error wrapping [store.ErrConflict]). When another holder has the lease, it does not summarize: at the
 // emergency ratio it has the engine compact rule-based at once
 // (compact.ErrSkipSummarizer; the version compare-and-swap reconciles the
 // two states); otherwise it waits up to lt.Wait for the holder's state and
-// returns an error wrapping [ErrConflict] as soon as a newer version is
+// returns an error wrapping [store.ErrConflict] as soon as a newer version is
 // stored, so that the adapter adopts it instead of summarizing again; it
 // takes the lease if the holder released it or died (its lease expired)
 // without storing anything, and compacts rule-based when the wait ends.
 // A store error while taking the lease lets the summarizer run (the
 // compare-and-swap still keeps the state right).
-func NewSummarizeGate(s Store, sessionID, holder string, version int64, lt LeaseTiming) (compact.SummarizeGate, func(context.Context)) {
-	l, ok := s.(Leaser)
+func NewSummarizeGate(s store.Store, sessionID, holder string, version int64, lt store.LeaseTiming) (compact.SummarizeGate, func(context.Context)) {
+	l, ok := s.(store.Leaser)
 	if !ok {
 		return nil, func(context.Context) {}
 	}
-	g := &gate{s: s, l: l, sid: sessionID, holder: holder, version: version, lt: lt.orDefaults()}
+	g := &gate{s: s, l: l, sid: sessionID, holder: holder, version: version, lt: leaseDefaults(lt)}
 	return g.ask, g.release
 }
 
 // gate is one compaction's summarize gate.
 type gate struct {
-	s       Store
-	l       Leaser
+	s       store.Store
+	l       store.Leaser
 	sid     string
 	holder  string
 	version int64
-	lt      LeaseTiming
+	lt      store.LeaseTiming
 	mu      sync.Mutex
 	held    bool
 }
@@ -112,7 +67,7 @@ func (g *gate) ask(ctx context.Context, reason string) error {
 // wait waits for the holder's state, or for the lease.
 func (g *gate) wait(ctx context.Context) error {
 	deadline := time.Now().Add(g.lt.Wait)
-	t := time.NewTicker(leasePoll)
+	t := time.NewTicker(store.LeasePoll)
 	defer t.Stop()
 	for time.Now().Before(deadline) {
 		select {
@@ -122,7 +77,7 @@ func (g *gate) wait(ctx context.Context) error {
 		}
 		if v, err := g.s.Version(ctx, g.sid); err == nil && v != g.version {
 			return fmt.Errorf("session %q: version %d was stored by the replica holding the compaction lease (compacting from %d): %w",
-				g.sid, v, g.version, ErrConflict)
+				g.sid, v, g.version, store.ErrConflict)
 		}
 		if ok, err := g.l.TryLease(ctx, g.sid, g.holder, g.lt.TTL); err == nil && ok {
 			g.setHeld()
@@ -142,7 +97,7 @@ func (g *gate) current(ctx context.Context) error {
 		return ctx.Err() // a store failure lets the summarizer run
 	}
 	return fmt.Errorf("session %q: version %d was stored by another replica (compacting from %d): %w",
-		g.sid, v, g.version, ErrConflict)
+		g.sid, v, g.version, store.ErrConflict)
 }
 
 func (g *gate) setHeld() {
@@ -160,4 +115,15 @@ func (g *gate) release(ctx context.Context) {
 	if held {
 		_ = g.l.ReleaseLease(ctx, g.sid, g.holder) // on failure the lease expires
 	}
+}
+
+// leaseDefaults fills in lt's zero fields with the store's defaults.
+func leaseDefaults(lt store.LeaseTiming) store.LeaseTiming {
+	if lt.TTL <= 0 {
+		lt.TTL = store.DefaultLeaseTTL
+	}
+	if lt.Wait <= 0 {
+		lt.Wait = store.DefaultLeaseWait
+	}
+	return lt
 }

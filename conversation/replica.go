@@ -1,0 +1,261 @@
+package conversation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/store"
+)
+
+// Replica is one process's side of the shared-state protocol of the
+// conversations kept in a [store.Store]: the one owner of that protocol,
+// used by both adapters (memory.Memory and middleware.Model). Build one
+// with [NewReplica]; it is safe for concurrent use.
+//
+// A turn ([Replica.Turn]) of a conversation:
+//
+//  1. takes the conversation's lock in this process ([Locks]; waiting
+//     honours the caller's context), so that the adapter's copy of the
+//     state and the version it was synced at are read and replaced
+//     together, never a stale copy paired with a newer version;
+//  2. syncs: reads the stored version and, when it is not the copy's,
+//     loads the stored state (its entry and version read together, by one
+//     Load) and has the adapter adopt it;
+//  3. has the adapter run the engine under the conversation's compaction
+//     lease ([NewSummarizeGate]), so that one summarizer call serves every
+//     replica;
+//  4. stores the originals of what the engine compacted
+//     ([store.OriginalStore]), then the state, with a compare-and-swap on
+//     the version synced at.
+//
+// Any failure of steps 2 to 4 (a version conflict: another replica saved
+// first; a store read or write that failed: a terminated connection)
+// reverts the adapter's copy to what the store holds and tries the turn
+// again after a [Backoff] wait, up to its attempts; a compaction that was
+// not saved is never kept. So the summary chain is one straight line
+// whatever the number of replicas (each record's parent is the record
+// before it), and a turn fails only when its context ends, the engine
+// fails, or the store keeps failing for every attempt.
+type Replica struct {
+	s       store.Store
+	holder  string
+	lease   store.LeaseTiming
+	backoff Backoff
+	locks   Locks
+}
+
+// Option configures a [Replica].
+type Option func(*Replica)
+
+// WithBackoff sets the retry policy. Default: the zero Backoff, that is
+// [DefaultAttempts] tries with waits from [DefaultBackoffBase] doubling up
+// to [DefaultBackoffMax], full jitter.
+func WithBackoff(b Backoff) Option { return func(r *Replica) { r.backoff = b } }
+
+// WithLeaseTiming sets the compaction lease (see [NewSummarizeGate]).
+// Default: store.DefaultLeaseTTL and store.DefaultLeaseWait.
+func WithLeaseTiming(lt store.LeaseTiming) Option { return func(r *Replica) { r.lease = lt } }
+
+// WithHolder sets the replica's lease holder id. Default:
+// store.NewHolderID(), unique to the Replica.
+func WithHolder(id string) Option {
+	return func(r *Replica) {
+		if id != "" {
+			r.holder = id
+		}
+	}
+}
+
+// NewReplica returns the protocol over s for this process. s must not be
+// nil.
+func NewReplica(s store.Store, opts ...Option) *Replica {
+	r := &Replica{s: s, holder: store.NewHolderID()}
+	for _, o := range opts {
+		if o != nil {
+			o(r)
+		}
+	}
+	r.backoff = r.backoff.orDefaults()
+	r.lease = leaseDefaults(r.lease)
+	return r
+}
+
+// Store returns the store the Replica shares.
+func (r *Replica) Store() store.Store { return r.s }
+
+// Holder returns the Replica's lease holder id.
+func (r *Replica) Holder() string { return r.holder }
+
+// Local is an adapter's copy of one conversation's shared state. The
+// Replica calls its methods with the conversation's lock held, one at a
+// time.
+type Local interface {
+	// Synced returns the store version the copy was synced at; ok is false
+	// when the copy holds none (never synced, or reverted), and the stored
+	// state is then loaded and adopted.
+	Synced() (version int64, ok bool)
+	// Adopt replaces the copy by st, as one Load returned it (st.Version
+	// is the version of exactly that state).
+	Adopt(ctx context.Context, st store.State) error
+	// Step runs the engine on the copy, synced at version, with gate as
+	// its summarize gate (nil when the store has no leases; pass it with
+	// compact.WithSummarizeGate). It returns what to store. An error
+	// wrapping store.ErrConflict (the gate's, when another replica stored
+	// a newer version) has the turn adopt that version and step again; any
+	// other error ends the turn.
+	Step(ctx context.Context, version int64, gate compact.SummarizeGate) (Change, error)
+	// Saved records that ch.State was stored as version v.
+	Saved(v int64, ch Change)
+	// Revert drops whatever the copy holds that the store does not: after
+	// it, Synced reports ok false.
+	Revert()
+}
+
+// VersionReader is implemented by a [Local] that reads the stored
+// version together with data of its own (a history that returns the
+// state's version with its messages), in one round trip. The Replica then
+// uses it instead of [store.Store].Version when syncing.
+type VersionReader interface {
+	ReadVersion(ctx context.Context) (int64, error)
+}
+
+// Change is what a [Local.Step] asks the turn to store.
+type Change struct {
+	// State is the state to save (its Version the one synced at), or nil
+	// when nothing changed.
+	State *store.State
+	// ChainFrom is the first record of State.Chain not stored yet (see
+	// store.Store.Save).
+	ChainFrom int
+	// Originals are stored (when the store is a store.OriginalStore)
+	// before State, so that every ref a stored state shows can be
+	// recalled; they are stored even when State is nil.
+	Originals []store.Original
+}
+
+// Turn runs one turn of conversation id with the adapter's copy l (see
+// [Replica]). It returns nil once the turn's change is stored (or there
+// was none), the engine's error, ctx's error, or, after the last attempt,
+// the last store error (wrapping store.ErrConflict when every attempt
+// lost a compare-and-swap).
+func (r *Replica) Turn(ctx context.Context, id string, l Local) error {
+	unlock, err := r.locks.Lock(ctx, id)
+	if err != nil {
+		return fmt.Errorf("conversation %q: wait for its lock: %w", id, err)
+	}
+	defer unlock()
+	var last error
+	for k := range r.backoff.Attempts {
+		if err := sleep(ctx, r.backoff.Delay(k)); err != nil {
+			return fmt.Errorf("conversation %q: %w (after %w)", id, err, errOr(last))
+		}
+		again, err := r.attempt(ctx, id, l)
+		if !again {
+			return err
+		}
+		last = err
+		l.Revert()
+	}
+	return fmt.Errorf("conversation %q: %d attempts: %w", id, r.backoff.Attempts, last)
+}
+
+// errOr returns err, or a placeholder for nil.
+func errOr(err error) error {
+	if err == nil {
+		return errors.New("no failure")
+	}
+	return err
+}
+
+// attempt is one try of a turn; again reports a failure that a later try
+// may not meet (a conflict, a store error), err what it was.
+func (r *Replica) attempt(ctx context.Context, id string, l Local) (again bool, err error) {
+	ver, err := r.sync(ctx, id, l, Backoff{Attempts: 1}) // the turn's own loop retries
+	if err != nil {
+		return !isContextErr(ctx, err), err
+	}
+	gate, release := NewSummarizeGate(r.s, id, r.holder, ver, r.lease)
+	defer release(context.WithoutCancel(ctx))
+	ch, err := l.Step(ctx, ver, gate)
+	switch {
+	case errors.Is(err, store.ErrConflict):
+		return true, err
+	case err != nil:
+		return false, err
+	}
+	if err := r.putOriginals(ctx, id, ch.Originals); err != nil {
+		return !isContextErr(ctx, err), err
+	}
+	if ch.State == nil {
+		return false, nil
+	}
+	st := *ch.State
+	st.SessionID, st.Version = id, ver
+	v, err := r.s.Save(ctx, st, ch.ChainFrom)
+	if err != nil {
+		return !isContextErr(ctx, err), fmt.Errorf("conversation %q: save at version %d: %w", id, ver, err)
+	}
+	l.Saved(v, ch)
+	return false, nil
+}
+
+// Sync brings l up to the stored state of conversation id, for a read
+// that does not run the engine. It does not take the conversation's lock,
+// so that reads go on while a turn waits for a summarizer: l's Adopt may
+// run during a Step of a turn, and a Local that allows it detects it (the
+// memory's state generation) and has Step return an error wrapping
+// store.ErrConflict, so that the turn steps again. Store reads are retried
+// per the Replica's [Backoff].
+func (r *Replica) Sync(ctx context.Context, id string, l Local) error {
+	_, err := r.sync(ctx, id, l, r.backoff)
+	return err
+}
+
+// sync reads the stored version and, when l is not at it, loads the state
+// and has l adopt it; it returns the version l is now at. Reads are
+// retried per b.
+func (r *Replica) sync(ctx context.Context, id string, l Local, b Backoff) (int64, error) {
+	if v, ok := l.Synced(); ok {
+		var sv int64
+		err := retry(ctx, b, func() (err error) {
+			if vr, isVR := l.(VersionReader); isVR {
+				sv, err = vr.ReadVersion(ctx)
+			} else {
+				sv, err = r.s.Version(ctx, id)
+			}
+			return err
+		})
+		if err != nil {
+			return 0, fmt.Errorf("conversation %q: read the stored version: %w", id, err)
+		}
+		if sv == v {
+			return v, nil
+		}
+	}
+	var st store.State
+	err := retry(ctx, b, func() (err error) {
+		st, err = r.s.Load(ctx, id)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("conversation %q: load the stored state: %w", id, err)
+	}
+	if err := l.Adopt(ctx, st); err != nil {
+		return 0, fmt.Errorf("conversation %q: adopt the stored state (version %d): %w", id, st.Version, err)
+	}
+	return st.Version, nil
+}
+
+// putOriginals stores list when the store keeps originals.
+func (r *Replica) putOriginals(ctx context.Context, id string, list []store.Original) error {
+	os, ok := r.s.(store.OriginalStore)
+	if !ok || len(list) == 0 {
+		return nil
+	}
+	if err := os.PutOriginals(ctx, id, list); err != nil {
+		return fmt.Errorf("conversation %q: store %d originals: %w", id, len(list), err)
+	}
+	return nil
+}
