@@ -2,9 +2,8 @@ package middleware
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"strings"
-	"sync"
 
 	"github.com/agentcompact/compact/recall"
 	"github.com/agentcompact/compact/store"
@@ -14,25 +13,17 @@ import (
 // DefaultMaxOriginalBytes is the default of [WithMaxOriginalBytes].
 const DefaultMaxOriginalBytes = 8 << 20
 
-// maxEvictedRefs bounds how many evicted refs a session remembers, to
-// answer "no longer held" rather than "unknown".
-const maxEvictedRefs = 1 << 16
-
-// originals keeps the compacted originals of one session in memory, for
-// recall, within a byte budget: when a new original does not fit, the
-// oldest are evicted first. It is safe for concurrent use.
+// originals are the compacted originals of one session of the table, for
+// recall, kept in a store.HeldOriginals within the session's byte budget
+// (the oldest evicted first); a budget <= 0 keeps none. It is the recall
+// source of the session, safe for concurrent use.
 type originals struct {
-	mu      sync.Mutex
-	max     int
-	size    int
-	byRef   map[string]int // ref -> index in list
-	list    []store.Original
-	head    int // list[head:] are held
-	evicted map[string]struct{}
+	max  int
+	held *store.HeldOriginals
 }
 
 func newOriginals(maxBytes int) *originals {
-	return &originals{max: maxBytes, byRef: map[string]int{}}
+	return &originals{max: maxBytes, held: store.NewHeldOriginals(max(maxBytes, 1))}
 }
 
 // keep adds the originals of the compacted messages of msgs (refs[i] set)
@@ -41,87 +32,27 @@ func (o *originals) keep(msgs []llms.MessageContent, refs []string, render func(
 	if o == nil || o.max <= 0 {
 		return
 	}
-	o.mu.Lock()
-	var todo []int
 	for i, ref := range refs {
-		if ref == "" || i >= len(msgs) {
-			continue
+		if ref != "" && i < len(msgs) && !o.held.Has(ref) {
+			o.held.Put(render(ref, msgs[i]))
 		}
-		if _, ok := o.byRef[ref]; ok {
-			continue
-		}
-		if _, ok := o.evicted[ref]; ok {
-			continue
-		}
-		todo = append(todo, i)
-	}
-	o.mu.Unlock()
-	for _, i := range todo {
-		o.put(render(refs[i], msgs[i]))
-	}
-}
-
-// put adds an original not held yet, evicting the oldest ones over the
-// budget. An original larger than the whole budget is not kept (recall
-// answers that it is no longer held).
-func (o *originals) put(org store.Original) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if _, ok := o.byRef[org.Ref]; ok {
-		return
-	}
-	n := len(org.Text) + len(org.Ref) + len(org.Name) + 64
-	if n > o.max {
-		o.evict(org.Ref)
-		return
-	}
-	for o.size+n > o.max && o.head < len(o.list) {
-		old := o.list[o.head]
-		o.list[o.head] = store.Original{}
-		o.head++
-		o.size -= len(old.Text) + len(old.Ref) + len(old.Name) + 64
-		delete(o.byRef, old.Ref)
-		o.evict(old.Ref)
-	}
-	if o.head > len(o.list)/2 && o.head > 64 {
-		o.compactList()
-	}
-	o.byRef[org.Ref] = len(o.list)
-	o.list = append(o.list, org)
-	o.size += n
-}
-
-func (o *originals) evict(ref string) {
-	if o.evicted == nil || len(o.evicted) >= maxEvictedRefs {
-		o.evicted = map[string]struct{}{}
-	}
-	o.evicted[ref] = struct{}{}
-}
-
-// compactList drops the evicted prefix of the list.
-func (o *originals) compactList() {
-	o.list = append([]store.Original(nil), o.list[o.head:]...)
-	o.head = 0
-	for i, org := range o.list {
-		o.byRef[org.Ref] = i
 	}
 }
 
 // Original returns the original of ref, or an error wrapping
-// store.ErrNotFound (with "no longer held" when it was evicted).
+// store.ErrNotFound (and recall.ErrNoLongerHeld when it was evicted).
 func (o *originals) Original(ctx context.Context, ref string) (store.Original, error) {
 	if err := ctx.Err(); err != nil {
 		return store.Original{}, err
 	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if i, ok := o.byRef[ref]; ok {
-		return o.list[i], nil
+	got, err := o.held.Original(ref)
+	if errors.Is(err, store.ErrEvicted) {
+		return store.Original{}, fmt.Errorf("middleware: %w: %w", recall.ErrNoLongerHeld, err)
 	}
-	if _, ok := o.evicted[ref]; ok {
-		return store.Original{}, fmt.Errorf("middleware: original ref:%s (evicted from the session's %d-byte budget): %w: %w", ref, o.max, recall.ErrNoLongerHeld, store.ErrNotFound)
+	if err != nil {
+		return store.Original{}, fmt.Errorf("middleware: %w", err)
 	}
-	return store.Original{}, fmt.Errorf("middleware: original ref:%s: %w", ref, store.ErrNotFound)
+	return got, nil
 }
 
 // Search returns the held originals whose text contains query, ignoring
@@ -130,35 +61,12 @@ func (o *originals) Search(ctx context.Context, query string, limit int) ([]stor
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if query == "" || limit <= 0 {
-		return nil, nil
-	}
-	q := store.FoldCase(query)
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	var out []store.Original
-	for _, org := range o.list[o.head:] {
-		if strings.Contains(store.FoldCase(org.Text), q) {
-			out = append(out, org)
-			if len(out) == limit {
-				break
-			}
-		}
-	}
-	return out, nil
+	return o.held.Search(query, limit), nil
 }
 
 // any reports whether the session ever compacted something: an original
 // is held or was evicted.
-func (o *originals) any() bool {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return len(o.list) > o.head || len(o.evicted) > 0
-}
+func (o *originals) any() bool { return o.held.Any() }
 
 // len returns how many originals are held.
-func (o *originals) len() int {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return len(o.list) - o.head
-}
+func (o *originals) len() int { return o.held.Len() }

@@ -65,8 +65,8 @@ func TestOriginalsBounded(t *testing.T) {
 	for i := range 50 {
 		ref := fmt.Sprintf("r%d", i)
 		refs = append(refs, ref)
-		o.put(store.Original{Ref: ref, Role: llms.ChatMessageTypeTool, Text: fmt.Sprintf("%04d %0900d", i, 0)})
-		assert.LessOrEqual(t, o.size, 10_000)
+		o.held.Put(store.Original{Ref: ref, Role: llms.ChatMessageTypeTool, Text: fmt.Sprintf("%04d %0900d", i, 0)})
+		assert.LessOrEqual(t, o.len()*(900+5+len(ref)+64), 10_000)
 	}
 	_, err := o.Original(context.Background(), refs[0])
 	require.ErrorIs(t, err, store.ErrNotFound)
@@ -81,7 +81,7 @@ func TestOriginalsBounded(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, hits, 1)
 	assert.Equal(t, "r48", hits[0].Ref)
-	o.put(store.Original{Ref: "huge", Text: string(make([]byte, 20_000))})
+	o.held.Put(store.Original{Ref: "huge", Text: string(make([]byte, 20_000))})
 	_, err = o.Original(context.Background(), "huge")
 	assert.True(t, errors.Is(err, store.ErrNotFound), "an original over the whole budget is not kept")
 	none := newOriginals(0)

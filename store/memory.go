@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 )
 
@@ -17,15 +16,8 @@ type Memory struct {
 	mu        sync.Mutex
 	states    map[string]State
 	histories map[string]*ChatHistory
-	originals map[string]*originals
+	originals map[string]*HeldOriginals
 	leases    map[string]lease
-}
-
-// originals are one session's originals, in insertion order.
-type originals struct {
-	list   []Original
-	folded []string // FoldCase(list[i].Text)
-	byRef  map[string]int
 }
 
 var (
@@ -123,23 +115,16 @@ func (s *Memory) PutOriginals(ctx context.Context, sessionID string, list []Orig
 		return nil
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	o := s.originals[sessionID]
 	if o == nil {
-		o = &originals{byRef: map[string]int{}}
+		o = NewHeldOriginals(0)
 		if s.originals == nil {
-			s.originals = map[string]*originals{}
+			s.originals = map[string]*HeldOriginals{}
 		}
 		s.originals[sessionID] = o
 	}
-	for _, x := range list {
-		if _, ok := o.byRef[x.Ref]; ok {
-			continue
-		}
-		o.byRef[x.Ref] = len(o.list)
-		o.list = append(o.list, x)
-		o.folded = append(o.folded, FoldCase(x.Text))
-	}
+	s.mu.Unlock()
+	o.Put(list...)
 	return nil
 }
 
@@ -149,13 +134,16 @@ func (s *Memory) Original(ctx context.Context, sessionID, ref string) (Original,
 		return Original{}, fmt.Errorf("store: original %q of session %q: %w", ref, sessionID, err)
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if o := s.originals[sessionID]; o != nil {
-		if i, ok := o.byRef[ref]; ok {
-			return o.list[i], nil
-		}
+	o := s.originals[sessionID]
+	s.mu.Unlock()
+	if o == nil {
+		return Original{}, fmt.Errorf("store: original %q of session %q: %w", ref, sessionID, ErrNotFound)
 	}
-	return Original{}, fmt.Errorf("store: original %q of session %q: %w", ref, sessionID, ErrNotFound)
+	x, err := o.Original(ref)
+	if err != nil {
+		return Original{}, fmt.Errorf("store: session %q: %w", sessionID, err)
+	}
+	return x, nil
 }
 
 // SearchOriginals implements [OriginalStore].
@@ -166,21 +154,11 @@ func (s *Memory) SearchOriginals(ctx context.Context, sessionID, query string, l
 	if query == "" || limit <= 0 {
 		return nil, nil
 	}
-	q := FoldCase(query)
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	o := s.originals[sessionID]
+	s.mu.Unlock()
 	if o == nil {
 		return nil, nil
 	}
-	var out []Original
-	for i, f := range o.folded {
-		if strings.Contains(f, q) {
-			out = append(out, o.list[i])
-			if len(out) == limit {
-				break
-			}
-		}
-	}
-	return out, nil
+	return o.Search(query, limit), nil
 }
