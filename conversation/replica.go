@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/store"
@@ -29,6 +30,12 @@ import (
 //  4. stores the originals of what the engine compacted
 //     ([store.OriginalStore]), then the state, with a compare-and-swap on
 //     the version synced at.
+//
+// A replica that finds another holding the lease at the emergency ratio
+// (or after waiting for it in vain) has the engine compact rule-based: that
+// compaction serves its call but is not stored, and its copy is the stored
+// state again at the next turn; the holder's summary becomes the chain's
+// next record, so each summarizer call makes one record.
 //
 // Any failure of steps 2 to 4 (a version conflict: another replica saved
 // first; a store read or write that failed: a terminated connection)
@@ -178,6 +185,14 @@ func (r *Replica) attempt(ctx context.Context, id string, l Local) (again bool, 
 	}
 	gate, release := NewSummarizeGate(r.s, id, r.holder, ver, r.lease)
 	defer release(context.WithoutCancel(ctx))
+	var skipped atomic.Bool
+	if inner := gate; inner != nil {
+		gate = func(ctx context.Context, reason string) error {
+			err := inner(ctx, reason)
+			skipped.Store(errors.Is(err, compact.ErrSkipSummarizer))
+			return err
+		}
+	}
 	ch, err := l.Step(ctx, ver, gate)
 	switch {
 	case errors.Is(err, store.ErrConflict):
@@ -189,6 +204,13 @@ func (r *Replica) attempt(ctx context.Context, id string, l Local) (again bool, 
 		return !isContextErr(ctx, err), err
 	}
 	if ch.State == nil {
+		return false, nil
+	}
+	if skipped.Load() {
+		// Another replica holds the lease and summarizes: this rule-based
+		// compaction serves the call, and the holder's record is the
+		// chain's next one (no summarizer call is wasted).
+		l.Revert()
 		return false, nil
 	}
 	st := *ch.State

@@ -94,7 +94,7 @@ func (m *Memory) Close() error {
 		m.pool.Close()
 	}
 	m.mu.Lock()
-	dirty := m.dirty
+	dirty := m.dirty && m.loaded
 	m.mu.Unlock()
 	if dirty {
 		m.engineMu.Lock()

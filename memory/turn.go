@@ -93,6 +93,7 @@ func (t *turn) Revert() {
 	defer t.m.mu.Unlock()
 	t.m.loaded = false
 	t.m.version = -1
+	t.m.dirty = false
 	t.m.view = cachedView{}
 	t.m.gen++
 }
