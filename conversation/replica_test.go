@@ -1,0 +1,156 @@
+package conversation_test
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/conversation"
+	"github.com/agentcompact/compact/store"
+)
+
+// counter is a Local whose state is a count of steps, saved as its
+// HistoryLen.
+type counter struct {
+	ver     int64
+	ok      bool
+	n       int // local count, possibly unsaved
+	adopted int
+	reverts int
+}
+
+func (c *counter) Synced() (int64, bool) { return c.ver, c.ok }
+func (c *counter) Adopt(_ context.Context, st store.State) error {
+	c.ver, c.ok, c.n = st.Version, true, st.HistoryLen
+	c.adopted++
+	return nil
+}
+func (c *counter) Step(context.Context, int64, compact.SummarizeGate) (conversation.Change, error) {
+	c.n++
+	return conversation.Change{State: &store.State{HistoryLen: c.n}}, nil
+}
+func (c *counter) Saved(v int64, _ conversation.Change) { c.ver = v }
+func (c *counter) Revert()                              { c.ok = false; c.reverts++ }
+
+// flaky fails the first fails Saves with a non-conflict error.
+type flaky struct {
+	*store.Memory
+	fails atomic.Int64
+}
+
+func (f *flaky) Save(ctx context.Context, st store.State, from int) (int64, error) {
+	if f.fails.Add(-1) >= 0 {
+		return 0, errors.New("connection terminated")
+	}
+	return f.Memory.Save(ctx, st, from)
+}
+
+var fast = conversation.Backoff{Attempts: 4, Base: time.Microsecond, Max: time.Microsecond}
+
+// TestTurnRevertsAFailedSave: a save that fails reverts the copy to the
+// stored state and the turn tries again; when every attempt fails, the
+// error says so and the copy holds nothing unsaved.
+func TestTurnRevertsAFailedSave(t *testing.T) {
+	ctx := context.Background()
+	s := &flaky{Memory: store.NewMemory()}
+	r := conversation.NewReplica(s, conversation.WithBackoff(fast))
+	c := &counter{}
+	s.fails.Store(2)
+	require.NoError(t, r.Turn(ctx, "c", c))
+	assert.Equal(t, 2, c.reverts)
+	st, err := s.Load(ctx, "c")
+	require.NoError(t, err)
+	assert.Equal(t, 1, st.HistoryLen, "the unsaved steps were dropped, one step stored")
+
+	s.fails.Store(10)
+	err = r.Turn(ctx, "c", c)
+	require.ErrorContains(t, err, "4 attempts")
+	require.ErrorContains(t, err, "connection terminated")
+	_, ok := c.Synced()
+	assert.False(t, ok, "the copy is to be loaded again")
+	s.fails.Store(0)
+	require.NoError(t, r.Turn(ctx, "c", c))
+	st, _ = s.Load(ctx, "c")
+	assert.Equal(t, 2, st.HistoryLen, "the next turn starts from the stored state")
+}
+
+// TestTurnAdoptsANewerVersion: another writer's save is adopted before
+// the step, so a step never pairs an old copy with the newer version.
+func TestTurnAdoptsANewerVersion(t *testing.T) {
+	ctx := context.Background()
+	s := store.NewMemory()
+	a, b := conversation.NewReplica(s), conversation.NewReplica(s)
+	ca, cb := &counter{}, &counter{}
+	require.NoError(t, a.Turn(ctx, "c", ca))
+	require.NoError(t, b.Turn(ctx, "c", cb))
+	require.NoError(t, a.Turn(ctx, "c", ca))
+	st, err := s.Load(ctx, "c")
+	require.NoError(t, err)
+	assert.Equal(t, int64(3), st.Version)
+	assert.Equal(t, 3, st.HistoryLen, "each step built on the one before")
+	assert.Equal(t, 2, ca.adopted, "a adopted b's save")
+}
+
+// TestLockHonoursContext: waiting for a conversation's lock ends with the
+// caller's context; other conversations are not blocked.
+func TestLockHonoursContext(t *testing.T) {
+	var l conversation.Locks
+	unlock, err := l.Lock(context.Background(), "c")
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	_, err = l.Lock(ctx, "c")
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	other, err := l.Lock(context.Background(), "d")
+	require.NoError(t, err)
+	other()
+	unlock()
+	again, err := l.Lock(context.Background(), "c")
+	require.NoError(t, err)
+	again()
+
+	// A turn waiting for the lock returns the caller's error.
+	r := conversation.NewReplica(store.NewMemory())
+	hold := make(chan struct{})
+	started := make(chan struct{})
+	go func() {
+		_ = r.Turn(context.Background(), "c", stepFunc(func() { close(started); <-hold }))
+	}()
+	<-started
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel2()
+	err = r.Turn(ctx2, "c", &counter{})
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	close(hold)
+}
+
+// stepFunc is a Local whose Step runs f and changes nothing.
+type stepFunc func()
+
+func (stepFunc) Synced() (int64, bool)                    { return 0, false }
+func (stepFunc) Adopt(context.Context, store.State) error { return nil }
+func (f stepFunc) Step(context.Context, int64, compact.SummarizeGate) (conversation.Change, error) {
+	f()
+	return conversation.Change{}, nil
+}
+func (stepFunc) Saved(int64, conversation.Change) {}
+func (stepFunc) Revert()                          {}
+
+// TestBackoffDelay: full jitter below a doubling bound capped at Max.
+func TestBackoffDelay(t *testing.T) {
+	b := conversation.Backoff{Base: 10 * time.Millisecond, Max: 50 * time.Millisecond, Rand: func() float64 { return 0.5 }}
+	assert.Equal(t, time.Duration(0), b.Delay(0))
+	assert.Equal(t, 5*time.Millisecond, b.Delay(1))
+	assert.Equal(t, 10*time.Millisecond, b.Delay(2))
+	assert.Equal(t, 20*time.Millisecond, b.Delay(3))
+	assert.Equal(t, 25*time.Millisecond, b.Delay(4), "capped at Max")
+	assert.Equal(t, 25*time.Millisecond, b.Delay(40))
+	b.Rand = func() float64 { return 7 } // out of range: no wait
+	assert.Equal(t, time.Duration(0), b.Delay(3))
+}
