@@ -7,17 +7,26 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-// Defaults of the engine, from the specification.
+// Defaults of the engine, from the specification. DefaultTriggerRatio,
+// DefaultResetRatio and DefaultMaxSummaryTokens are the specification's
+// figures, not what the engine uses without options: see the cost-aware
+// policy below, [WithTrigger] and [WithMaxSummaryTokens].
 const (
-	DefaultModel            = "gpt-4o"
-	DefaultTriggerRatio     = 0.80
-	DefaultResetRatio       = 0.70
-	DefaultEmergencyRatio   = 1.0
-	DefaultMinMessages      = 12
-	DefaultPreserveRecent   = 6
-	DefaultPreserveFloor    = 2
-	DefaultCooldown         = 4
-	DefaultMaxChainDepth    = 3
+	DefaultModel          = "gpt-4o"
+	DefaultTriggerRatio   = 0.80 // the specification's; the default is derived (WithTrigger)
+	DefaultResetRatio     = 0.70 // the specification's; the default is derived (WithTrigger)
+	DefaultEmergencyRatio = 1.0
+	DefaultMinMessages    = 12
+	DefaultPreserveRecent = 6
+	DefaultPreserveFloor  = 2
+	DefaultCooldown       = 4
+	DefaultMaxChainDepth  = 3
+	// DefaultMaxSummaryTokens is the specification's summary cap (500).
+	//
+	// Deprecated: it is not the engine's default, which is
+	// LargeMaxSummaryTokens or SmallMaxSummaryTokens (800; see
+	// WithMaxSummaryTokens). Pass WithMaxSummaryTokens(summary.DefaultMaxTokens)
+	// for the specification's cap.
 	DefaultMaxSummaryTokens = summary.DefaultMaxTokens      // 500
 	DefaultSummaryInputCap  = summary.DefaultMaxInputTokens // 8,000
 	DefaultReservedOutput   = 4_096
@@ -128,7 +137,13 @@ func WithPreserveRecent(n int) Option { return func(o *options) { o.preserveRece
 // before the next one below the emergency ratio. Must be >= 0. Default 4.
 func WithCooldown(messages int) Option { return func(o *options) { o.cooldown = messages } }
 
-// WithMaxChainDepth caps the depth of the summary chain. Must be >= 1. Default 3.
+// WithMaxChainDepth caps the Depth recorded on a summary record
+// (SummaryRecord.Depth = min(parent's + 1, depth)). It does not bound the
+// chain: every compaction adds a record that folds in its parent, however
+// many there are. Must be >= 1. Default 3.
+//
+// Deprecated: the depth is a label only. To bound what a Session keeps of
+// the chain use [WithChainRetention]; the stores keep the whole chain.
 func WithMaxChainDepth(depth int) Option { return func(o *options) { o.maxDepth = depth } }
 
 // WithMaxSummaryTokens caps a summary; the effective cap is
@@ -190,13 +205,17 @@ func WithCounter(c budget.Counter) Option { return func(o *options) { o.counter 
 
 // WithObserver registers a function called synchronously with every
 // compaction [Event]. It must not block for long. Default: none.
+//
+// Deprecated: use [WithEventHandler] (with [EventHandlerFunc]), the one
+// observer option, which also gets the context of the call that caused
+// the event. WithObserver keeps working; given both, both are called.
 func WithObserver(fn func(Event)) Option { return func(o *options) { o.observer = fn } }
 
 // WithEventHandler registers a handler called synchronously with every
 // compaction [Event] and the context of the Compact call that caused it
-// (the caller's span, deadline and values), for tracing and metrics. It
-// must not block for long. It may be combined with [WithObserver]; both
-// are called. Default: none.
+// (the caller's span, deadline and values), for tracing, metrics and
+// logs: the engine's one observer option. It must not block for long.
+// Default: none.
 func WithEventHandler(h EventHandler) Option { return func(o *options) { o.handler = h } }
 
 // WithChainRetention sets how many records of the summary chain a
