@@ -22,7 +22,15 @@
 //
 // [Memory] implements all three in the process's memory and is
 // memory.Memory's default; store/sqlitestore implements them in an embedded
-// SQLite file, and store/pgstore will in PostgreSQL.
+// SQLite file, and store/pgstore in PostgreSQL, with leases ([Leaser]) for
+// replicas sharing conversations. [HeldOriginals] is the one in-memory set
+// of originals (the Memory store's, and the middleware's per session).
+//
+// The package is a leaf of the module: it imports the summary record's
+// package (summary.Record, which compact.SummaryRecord aliases) and not
+// the engine. The protocol by which the adapters share a conversation's
+// state through a Store (sync, lease, compare-and-swap save, retries) is
+// package conversation's.
 //
 // Every interface documents its concurrency and crash semantics in the way
 // database/sql drivers do: implementations are safe for concurrent use,

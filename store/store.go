@@ -6,7 +6,7 @@ import (
 	"errors"
 	"time"
 
-	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/summary"
 )
 
 // ErrConflict reports that a [Store] holds a newer version of a session's
@@ -17,11 +17,13 @@ import (
 var ErrConflict = errors.New("store: session state changed concurrently (version conflict)")
 
 // Record is one link of a session's summary chain together with its audit
-// data. Its SummaryRecord is the engine's record, except that
+// data. Its SummaryRecord is the engine's record (summary.Record, which
+// compact.SummaryRecord aliases: the store does not import the engine),
+// except that
 // OriginalMessageIDs are the ids of the originals in the whole history, as
 // compact.MessageIDs computes them over it.
 type Record struct {
-	compact.SummaryRecord
+	SummaryRecord
 	// Positions are the history positions (0-based, ascending) of the
 	// original messages this record condensed. With its ancestors' they
 	// cover everything the summary replaces.
@@ -145,6 +147,10 @@ type Store interface {
 	// Version returns the stored version of a session (0 when none).
 	Version(ctx context.Context, sessionID string) (int64, error)
 }
+
+// SummaryRecord is the engine's summary record (compact.SummaryRecord is
+// the same type), embedded in a [Record].
+type SummaryRecord = summary.Record
 
 func cloneSlice[S ~[]E, E any](s S) S {
 	if s == nil {
