@@ -88,16 +88,28 @@ func (t *storedTurn) Adopt(_ context.Context, st store.State) error {
 			return fmt.Errorf("decode the engine state: %w", err)
 		}
 	}
-	t.m.table.adopt(t.key, adopted, st.Version, len(st.Chain))
+	t.m.table.adopt(t.key, adopted, st.Version, len(st.Chain), st.Engine)
 	return nil
 }
 
-// Revert implements conversation.Local.
-func (t *storedTurn) Revert() { t.m.table.revert(t.key, t.p.id) }
+// Revert implements conversation.Local: the session is rebuilt from the
+// stored state it was synced at (the turn's version check then tells
+// whether that is still the store's), or is new and unsynced.
+func (t *storedTurn) Revert() {
+	js, ver, chain, ok := t.m.table.storedJSON(t.key)
+	if ok {
+		s := compact.NewSession(t.p.id)
+		if s.UnmarshalJSON(js) == nil {
+			t.m.table.adopt(t.key, s, ver, chain, js)
+			return
+		}
+	}
+	t.m.table.revert(t.key, t.p.id)
+}
 
 // Saved implements conversation.Local.
 func (t *storedTurn) Saved(v int64, ch conversation.Change) {
-	t.m.table.setStored(t.key, v, len(ch.State.Chain))
+	t.m.table.setStored(t.key, v, len(ch.State.Chain), ch.State.Engine)
 }
 
 // Step implements conversation.Local: the engine over the table's session.
@@ -127,7 +139,7 @@ func (t *storedTurn) Step(ctx context.Context, ver int64, gate compact.Summarize
 		// A branch: served, not saved; the table's session is the stored
 		// one again at the next call.
 		t.p.branched = true
-		t.m.table.revert(t.key, t.p.id)
+		t.Revert()
 		return ch, nil
 	}
 	_, chain := t.m.table.stored(t.key)

@@ -29,6 +29,9 @@ type entry struct {
 	ver    int64 // the store's version s was synced at (WithStore)
 	nrec   int   // records of the session's chain in the store
 	synced bool  // s is the store's state at ver (WithStore)
+	// js is the engine JSON of the store's state at ver, from which a
+	// reverted session is rebuilt without a round trip (WithStore).
+	js []byte
 	// sent is what the session's last call sent to the wrapped model
 	// (compact.WithLastSent, for a cache-safe summarizer request).
 	sent []llms.MessageContent
@@ -86,7 +89,7 @@ func (t *table) put(id string, s *compact.Session) {
 	defer t.mu.Unlock()
 	if el, ok := t.m[id]; ok {
 		e := el.Value.(*entry)
-		e.s, e.orig, e.used, e.ver, e.nrec, e.synced = s, newOriginals(t.origMax), t.now(), 0, 0, false
+		e.s, e.orig, e.used, e.ver, e.nrec, e.synced, e.js = s, newOriginals(t.origMax), t.now(), 0, 0, false, nil
 		t.ll.MoveToFront(el)
 		return
 	}
@@ -126,13 +129,13 @@ func (t *table) stored(id string) (ver int64, chain int) {
 }
 
 // setStored records that id's session is the store's state at version
-// ver with chain records.
-func (t *table) setStored(id string, ver int64, chain int) {
+// ver with chain records and engine JSON js.
+func (t *table) setStored(id string, ver int64, chain int, js []byte) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if el, ok := t.m[id]; ok {
 		e := el.Value.(*entry)
-		e.ver, e.nrec, e.synced = ver, chain, true
+		e.ver, e.nrec, e.synced, e.js = ver, chain, true, js
 	}
 }
 
@@ -148,11 +151,24 @@ func (t *table) syncedAt(id string) (int64, bool) {
 	return 0, false
 }
 
-// adopt installs s, the store's state at version ver with chain records,
-// as id's session.
-func (t *table) adopt(id string, s *compact.Session, ver int64, chain int) {
+// adopt installs s, the store's state at version ver with chain records
+// and engine JSON js, as id's session.
+func (t *table) adopt(id string, s *compact.Session, ver int64, chain int, js []byte) {
 	t.put(id, s)
-	t.setStored(id, ver, chain)
+	t.setStored(id, ver, chain, js)
+}
+
+// storedJSON returns the engine JSON, version and chain length of the
+// store's state id's session was last synced at; ok is false when there is
+// none.
+func (t *table) storedJSON(id string) (js []byte, ver int64, chain int, ok bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if el, found := t.m[id]; found {
+		e := el.Value.(*entry)
+		return e.js, e.ver, e.nrec, e.js != nil
+	}
+	return nil, 0, 0, false
 }
 
 // revert replaces id's session by a new one of session sid, not synced:
