@@ -39,7 +39,7 @@ func WithLastSent(model llms.Model, msgs []llms.MessageContent) CallOption {
 // any other error to abandon the compaction: Compact then returns that
 // error (wrapped) and leaves the session as it was. Adapters sharing a
 // session across processes use it to run one summarizer call per
-// compaction (see store.NewSummarizeGate).
+// compaction (see conversation.NewSummarizeGate).
 type SummarizeGate func(ctx context.Context, reason string) error
 
 // ErrSkipSummarizer, returned by a [SummarizeGate], makes the compaction

@@ -151,11 +151,22 @@ func TestTriggerPolicy(t *testing.T) {
 
 	t.Run("emergency: compacts despite min messages", func(t *testing.T) {
 		s := NewSession("c")
-		msgs := conversation(5, 2_000)
+		msgs := conversation(4, 2_700) // 10 messages, over the budget
 		res, err := c.Compact(ctx, s, msgs)
 		require.NoError(t, err)
 		require.True(t, res.Compacted)
-		assert.Equal(t, ReasonEmergency, res.Event.Reason)
+		assert.Equal(t, ReasonEmergency, res.Event.Reason, "only the emergency ratio called for it")
+		assert.LessOrEqual(t, res.Tokens, c.Budget())
+	})
+
+	t.Run("over the emergency ratio, trigger due: named trigger", func(t *testing.T) {
+		s := NewSession("c2")
+		msgs := conversation(5, 2_000) // 12 messages (minMessages), over the budget
+		res, err := c.Compact(ctx, s, msgs)
+		require.NoError(t, err)
+		require.True(t, res.Compacted)
+		require.GreaterOrEqual(t, res.Event.RatioBefore, 1.0)
+		assert.Equal(t, ReasonTrigger, res.Event.Reason, "a routine compaction is named by its cause")
 		assert.LessOrEqual(t, res.Tokens, c.Budget())
 	})
 

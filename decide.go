@@ -2,27 +2,37 @@ package compact
 
 // decide returns the reason to compact a conversation of convLen messages
 // (omitted ones included) whose view counts tokens of the budget bud, or ""
-// to leave it as it is: the emergency ratio always compacts; the trigger
-// ratio compacts once the conversation has minMessages messages and, after
-// an earlier compaction, the cooldown has passed and the context grew by
-// the trigger-reset gap (hysteresis: a context that could not get down to
-// the reset ratio does not compact on every cooldown).
+// to leave it as it is, named by its cause: the trigger ratio compacts
+// once the conversation has minMessages messages and, after an earlier
+// compaction, the cooldown has passed and the context grew by the
+// trigger-reset gap (hysteresis: a context that could not get down to the
+// reset ratio does not compact on every cooldown); that is ReasonTrigger
+// also when one turn took the context past the emergency ratio (routine
+// at small windows). ReasonEmergency is a compaction only the emergency
+// ratio called for: cooldown or minMessages would have held it back.
 func (c *Compactor) decide(st *sessionState, convLen, tokens, bud int) string {
 	ratio := float64(tokens) / float64(bud)
 	switch {
+	case ratio >= c.o.trigger && c.triggerDue(st, convLen, tokens, bud):
+		return ReasonTrigger
 	case ratio >= c.o.emergency:
 		return ReasonEmergency
-	case ratio < c.o.trigger || convLen < c.o.minMessages:
-		return ""
-	case st.LastCompactionLen == 0:
-		return ReasonTrigger
+	}
+	return ""
+}
+
+// triggerDue reports whether the trigger policy lets a context at or
+// above the trigger ratio compact (minMessages, cooldown, hysteresis).
+func (c *Compactor) triggerDue(st *sessionState, convLen, tokens, bud int) bool {
+	if convLen < c.o.minMessages {
+		return false
+	}
+	if st.LastCompactionLen == 0 {
+		return true
 	}
 	since := convLen - st.LastCompactionLen
 	grown := tokens - st.LastCompactionTokens
-	if since >= c.o.cooldown && grown >= int((c.o.trigger-c.o.reset)*float64(bud)) {
-		return ReasonTrigger
-	}
-	return ""
+	return since >= c.o.cooldown && grown >= int((c.o.trigger-c.o.reset)*float64(bud))
 }
 
 // target returns the tokens a compaction for reason aims for: the reset

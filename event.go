@@ -9,8 +9,8 @@ import (
 
 // Reasons a compaction ran, recorded in [Event].Reason.
 const (
-	ReasonTrigger   = "trigger"   // the token ratio reached the trigger ratio
-	ReasonEmergency = "emergency" // the ratio reached the emergency ratio (1.0): cooldown and minMessages ignored
+	ReasonTrigger   = "trigger"   // the token ratio reached the trigger ratio and the policy let it compact (also past the emergency ratio)
+	ReasonEmergency = "emergency" // only the emergency ratio (1.0) called for it: cooldown or minMessages would have held it back
 	ReasonManual    = "manual"    // requested by the caller (CompactNow, memory.Compact)
 	ReasonOverflow  = "overflow"  // the provider rejected the prompt as too long (middleware retry)
 )

@@ -43,7 +43,7 @@ func Example() {
 	fmt.Println("pairs valid:", compact.CheckToolPairs(res.Messages) == nil)
 	fmt.Println("tokens reduced:", res.Tokens < res.InputTokens)
 	// Output:
-	// compacted: true reason: emergency
+	// compacted: true reason: trigger
 	// within budget: true
 	// pairs valid: true
 	// tokens reduced: true
@@ -65,12 +65,12 @@ func ExampleSession_MarshalJSON() {
 	// Output: conversation-42
 }
 
-func ExampleWithObserver() {
+func ExampleWithEventHandler() {
 	c, _ := compact.New(
 		compact.WithContextWindow(2_000),
-		compact.WithObserver(func(e compact.Event) {
+		compact.WithEventHandler(compact.EventHandlerFunc(func(_ context.Context, e compact.Event) {
 			fmt.Printf("%s compaction: %d -> %d tokens (budget %d)\n", e.Reason, e.TokensBefore, e.TokensAfter, e.Budget)
-		}),
+		})),
 	)
 	msgs := []llms.MessageContent{
 		llms.TextParts(llms.ChatMessageTypeSystem, "You are terse."),

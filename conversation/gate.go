@@ -2,6 +2,7 @@ package conversation
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -33,8 +34,12 @@ func NewSummarizeGate(s store.Store, sessionID, holder string, version int64, lt
 	if !ok {
 		return nil, func(context.Context) {}
 	}
-	g := &gate{s: s, l: l, sid: sessionID, holder: holder, version: version, lt: leaseDefaults(lt)}
+	g := newGate(s, l, sessionID, holder, version, lt)
 	return g.ask, g.release
+}
+
+func newGate(s store.Store, l store.Leaser, sessionID, holder string, version int64, lt store.LeaseTiming) *gate {
+	return &gate{s: s, l: l, sid: sessionID, holder: holder, version: version, lt: leaseDefaults(lt)}
 }
 
 // gate is one compaction's summarize gate.
@@ -47,9 +52,26 @@ type gate struct {
 	lt      store.LeaseTiming
 	mu      sync.Mutex
 	held    bool
+	skipped bool // the last answer was compact.ErrSkipSummarizer
 }
 
 func (g *gate) ask(ctx context.Context, reason string) error {
+	err := g.decide(ctx, reason)
+	g.mu.Lock()
+	g.skipped = errors.Is(err, compact.ErrSkipSummarizer)
+	g.mu.Unlock()
+	return err
+}
+
+// wasSkipped reports whether the gate's last answer had the engine
+// compact rule-based because another replica holds the lease.
+func (g *gate) wasSkipped() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.skipped
+}
+
+func (g *gate) decide(ctx context.Context, reason string) error {
 	ok, err := g.l.TryLease(ctx, g.sid, g.holder, g.lt.TTL)
 	if err != nil {
 		return ctx.Err() // a store failure lets the summarizer run

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync/atomic"
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/store"
@@ -148,11 +147,11 @@ type Change struct {
 // the last store error (wrapping store.ErrConflict when every attempt
 // lost a compare-and-swap).
 func (r *Replica) Turn(ctx context.Context, id string, l Local) error {
-	unlock, err := r.locks.Lock(ctx, id)
+	k, err := r.locks.lock(ctx, id)
 	if err != nil {
 		return fmt.Errorf("conversation %q: wait for its lock: %w", id, err)
 	}
-	defer unlock()
+	defer r.locks.unlock(id, k)
 	var last error
 	for k := range r.backoff.Attempts {
 		if err := sleep(ctx, r.backoff.Delay(k)); err != nil {
@@ -183,17 +182,14 @@ func (r *Replica) attempt(ctx context.Context, id string, l Local) (again bool, 
 	if err != nil {
 		return !isContextErr(ctx, err), err
 	}
-	gate, release := NewSummarizeGate(r.s, id, r.holder, ver, r.lease)
-	defer release(context.WithoutCancel(ctx))
-	var skipped atomic.Bool
-	if inner := gate; inner != nil {
-		gate = func(ctx context.Context, reason string) error {
-			err := inner(ctx, reason)
-			skipped.Store(errors.Is(err, compact.ErrSkipSummarizer))
-			return err
-		}
+	var ask compact.SummarizeGate
+	var g *gate
+	if ls, ok := r.s.(store.Leaser); ok {
+		g = newGate(r.s, ls, id, r.holder, ver, r.lease)
+		defer g.release(context.WithoutCancel(ctx))
+		ask = g.ask
 	}
-	ch, err := l.Step(ctx, ver, gate)
+	ch, err := l.Step(ctx, ver, ask)
 	switch {
 	case errors.Is(err, store.ErrConflict):
 		return true, err
@@ -206,7 +202,7 @@ func (r *Replica) attempt(ctx context.Context, id string, l Local) (again bool, 
 	if ch.State == nil {
 		return false, nil
 	}
-	if skipped.Load() {
+	if g != nil && g.wasSkipped() {
 		// Another replica holds the lease and summarizes: this rule-based
 		// compaction serves the call, and the holder's record is the
 		// chain's next one (no summarizer call is wasted).
@@ -240,15 +236,13 @@ func (r *Replica) Sync(ctx context.Context, id string, l Local) error {
 // retried per b.
 func (r *Replica) sync(ctx context.Context, id string, l Local, b Backoff) (int64, error) {
 	if v, ok := l.Synced(); ok {
-		var sv int64
-		err := retry(ctx, b, func() (err error) {
-			if vr, isVR := l.(VersionReader); isVR {
-				sv, err = vr.ReadVersion(ctx)
-			} else {
-				sv, err = r.s.Version(ctx, id)
-			}
-			return err
-		})
+		sv, err := r.readVersion(ctx, id, l)
+		if err != nil && b.Attempts > 1 {
+			err = retry(ctx, b, func() (err error) {
+				sv, err = r.readVersion(ctx, id, l)
+				return err
+			})
+		}
 		if err != nil {
 			return 0, fmt.Errorf("conversation %q: read the stored version: %w", id, err)
 		}
@@ -256,11 +250,13 @@ func (r *Replica) sync(ctx context.Context, id string, l Local, b Backoff) (int6
 			return v, nil
 		}
 	}
-	var st store.State
-	err := retry(ctx, b, func() (err error) {
-		st, err = r.s.Load(ctx, id)
-		return err
-	})
+	st, err := r.s.Load(ctx, id)
+	if err != nil && b.Attempts > 1 {
+		err = retry(ctx, b, func() (err error) {
+			st, err = r.s.Load(ctx, id)
+			return err
+		})
+	}
 	if err != nil {
 		return 0, fmt.Errorf("conversation %q: load the stored state: %w", id, err)
 	}
@@ -268,6 +264,15 @@ func (r *Replica) sync(ctx context.Context, id string, l Local, b Backoff) (int6
 		return 0, fmt.Errorf("conversation %q: adopt the stored state (version %d): %w", id, st.Version, err)
 	}
 	return st.Version, nil
+}
+
+// readVersion reads the stored version, through l when it is a
+// VersionReader.
+func (r *Replica) readVersion(ctx context.Context, id string, l Local) (int64, error) {
+	if vr, ok := l.(VersionReader); ok {
+		return vr.ReadVersion(ctx)
+	}
+	return r.s.Version(ctx, id)
 }
 
 // putOriginals stores list when the store keeps originals.

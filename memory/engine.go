@@ -24,7 +24,7 @@ const moveBatch = 16
 // holds a version it has not adopted (or at first use), and the history
 // (read with the version, or by Adopt; see turn.go).
 func (m *Memory) syncState(ctx context.Context) error {
-	if err := m.replica.Sync(ctx, m.o.sessionID, &turn{m: m}); err != nil {
+	if err := m.replica.Sync(ctx, m.o.sessionID, &m.reader); err != nil {
 		return fmt.Errorf("memory: %w", err)
 	}
 	return nil
@@ -128,7 +128,9 @@ func (m *Memory) runEngine(ctx context.Context, force string, pend *pendingInput
 	if m.c == nil {
 		return nil, m.cErr
 	}
-	t := &turn{m: m, force: force, pend: pend}
+	t := &m.engineTurn // m.engineMu is held
+	*t = turn{m: m, force: force, pend: pend}
+	defer func() { t.pend, t.res = nil, nil }()
 	if err := m.replica.Turn(ctx, m.o.sessionID, t); err != nil {
 		if t.stepErr != nil && errors.Is(err, t.stepErr) {
 			return nil, t.stepErr

@@ -38,8 +38,12 @@ type Memory struct {
 	// store and log are set once by New.
 	store store.Store
 	log   *slog.Logger
-	// replica runs the conversation protocol over store (turn.go).
-	replica *conversation.Replica
+	// replica runs the conversation protocol over store (turn.go);
+	// reader is the Memory as its Local for reads (no per-call state), and
+	// engineTurn for engine calls (under engineMu).
+	replica    *conversation.Replica
+	reader     turn
+	engineTurn turn
 	// ownHistory: the history is the store's own (store.HistoryStore), so
 	// its state version can be read with it (store.VersionedHistory).
 	ownHistory bool
@@ -103,6 +107,7 @@ func New(c *compact.Compactor, opts ...Option) *Memory {
 		}
 	}
 	m := &Memory{c: c, o: o, store: o.store, log: o.logger, fullCount: map[string]int{}}
+	m.reader.m = m
 	if m.c == nil {
 		m.c, m.cErr = compact.New()
 		if m.cErr != nil {

@@ -205,7 +205,7 @@ func WithWindowTurns(k int) Option {
 // WithLeaseTiming sets the compaction lease used with a store that has
 // leases (store.Leaser, such as pgstore's): the lease's ttl, and how long
 // a Memory that finds another replica compacting the same session waits
-// for its state before compacting rule-based (see store.NewSummarizeGate).
+// for its state before compacting rule-based (see conversation.NewSummarizeGate).
 // Defaults store.DefaultLeaseTTL and store.DefaultLeaseWait; values <= 0
 // keep them.
 func WithLeaseTiming(ttl, wait time.Duration) Option {

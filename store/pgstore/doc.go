@@ -42,7 +42,7 @@
 // it); a process killed mid-call leaves the previous state. A compaction
 // lease (store.Leaser) is a row with an expiry on the server's clock: a
 // replica that dies holding one blocks the others' summarizer only until
-// it expires (see store.NewSummarizeGate).
+// it expires (see conversation.NewSummarizeGate).
 //
 // # Round trips
 //

@@ -92,7 +92,10 @@ func (h *History) Messages(ctx context.Context) ([]llms.ChatMessage, error) {
 
 // AddMessages implements store.IncrementalHistory: one statement that
 // reserves the positions (locking the session's history row) and writes
-// the messages.
+// the messages. A statement its connection failed to send (found dead
+// first) is sent again, a few times: it cannot have been applied (see
+// notRun). Any other failure is returned: the append may or may not have
+// been applied.
 func (h *History) AddMessages(ctx context.Context, msgs []llms.ChatMessage) error {
 	op := fmt.Sprintf("append to the history of session %.80q", h.sessionID)
 	types, bodies, err := encode(msgs)
@@ -109,14 +112,17 @@ func (h *History) AddMessages(ctx context.Context, msgs []llms.ChatMessage) erro
 	if err != nil {
 		return h.s.fail(ctx, op, err)
 	}
-	_, err = h.s.pool.Exec(ctx, fmt.Sprintf(`WITH h AS (
+	err = onceEach(ctx, func() error {
+		_, err := h.s.pool.Exec(ctx, fmt.Sprintf(`WITH h AS (
 			INSERT INTO %[1]s AS t (session_key, session_id, epoch, length) VALUES ($1, $2, 1, $3)
 			ON CONFLICT (session_key) DO UPDATE SET length = t.length + $3
 			RETURNING epoch, length - $3 AS start)
 		INSERT INTO %[2]s (session_key, epoch, pos, type, body)
 		SELECT $1, h.epoch, h.start + m.ord - 1, m.type, m.body
 		FROM h, unnest($4::bytea[], $5::bytea[]) WITH ORDINALITY AS m(type, body, ord)`, h.s.t.histories, h.s.t.messages),
-		k, []byte(h.sessionID), len(bodies), types, bodies)
+			k, []byte(h.sessionID), len(bodies), types, bodies)
+		return err
+	})
 	if err != nil {
 		return h.s.fail(ctx, op, err)
 	}
@@ -177,7 +183,8 @@ func (h *History) replace(ctx context.Context, msgs []llms.ChatMessage) error {
 	if err != nil {
 		return h.s.fail(ctx, op, err)
 	}
-	_, err = h.s.pool.Exec(ctx, fmt.Sprintf(`WITH h AS (
+	err = onceEach(ctx, func() error {
+		_, err := h.s.pool.Exec(ctx, fmt.Sprintf(`WITH h AS (
 			INSERT INTO %[1]s AS t (session_key, session_id, epoch, length) VALUES ($1, $2, 2, $3)
 			ON CONFLICT (session_key) DO UPDATE SET epoch = t.epoch + 1, length = $3
 			RETURNING epoch),
@@ -185,7 +192,9 @@ func (h *History) replace(ctx context.Context, msgs []llms.ChatMessage) error {
 		INSERT INTO %[2]s (session_key, epoch, pos, type, body)
 		SELECT $1, h.epoch, m.ord - 1, m.type, m.body
 		FROM h, unnest($4::bytea[], $5::bytea[]) WITH ORDINALITY AS m(type, body, ord)`, h.s.t.histories, h.s.t.messages),
-		k, []byte(h.sessionID), len(bodies), types, bodies)
+			k, []byte(h.sessionID), len(bodies), types, bodies)
+		return err
+	})
 	if err != nil {
 		return h.s.fail(ctx, op, err)
 	}
