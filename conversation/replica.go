@@ -30,6 +30,10 @@ import (
 //     ([store.OriginalStore]), then the state, with a compare-and-swap on
 //     the version synced at.
 //
+// A turn whose every attempt lost the compare-and-swap to other replicas
+// is served by a last rule-based step that is not stored, rather than
+// failing.
+//
 // A replica that finds another holding the lease at the emergency ratio
 // (or after waiting for it in vain) has the engine compact rule-based: that
 // compaction serves its call but is not stored, and its copy is the stored
@@ -164,7 +168,31 @@ func (r *Replica) Turn(ctx context.Context, id string, l Local) error {
 		last = err
 		l.Revert()
 	}
+	if errors.Is(last, store.ErrConflict) && r.serveUnsaved(ctx, id, l) == nil {
+		return nil
+	}
 	return fmt.Errorf("conversation %q: %d attempts: %w", id, r.backoff.Attempts, last)
+}
+
+// serveUnsaved is the last resort of a turn whose every attempt lost the
+// compare-and-swap to other replicas (a conversation compacting on every
+// turn from many replicas at once): one more step on the stored state,
+// rule-based (the gate skips the summarizer), whose result serves the
+// call and is not stored; the copy is the stored state again after it.
+func (r *Replica) serveUnsaved(ctx context.Context, id string, l Local) error {
+	ver, err := r.sync(ctx, id, l, r.backoff)
+	if err != nil {
+		return err
+	}
+	skip := func(context.Context, string) error {
+		return fmt.Errorf("conversation %q: serving unsaved after conflicts: %w", id, compact.ErrSkipSummarizer)
+	}
+	ch, err := l.Step(ctx, ver, skip)
+	if err == nil {
+		err = r.putOriginals(ctx, id, ch.Originals)
+	}
+	l.Revert()
+	return err
 }
 
 // errOr returns err, or a placeholder for nil.

@@ -154,3 +154,45 @@ func TestBackoffDelay(t *testing.T) {
 	b.Rand = func() float64 { return 7 } // out of range: no wait
 	assert.Equal(t, time.Duration(0), b.Delay(3))
 }
+
+// conflicting loses every compare-and-swap.
+type conflicting struct{ *store.Memory }
+
+func (conflicting) Save(context.Context, store.State, int) (int64, error) {
+	return 0, store.ErrConflict
+}
+
+// TestTurnServedAfterConflicts: a turn whose every attempt loses the
+// compare-and-swap is served by one more step, rule-based and not stored,
+// instead of failing.
+func TestTurnServedAfterConflicts(t *testing.T) {
+	ctx := context.Background()
+	s := conflicting{store.NewMemory()}
+	r := conversation.NewReplica(s, conversation.WithBackoff(fast))
+	var skipped bool
+	l := &gated{onStep: func(ctx context.Context, gate compact.SummarizeGate) {
+		skipped = gate != nil && errors.Is(gate(ctx, compact.ReasonTrigger), compact.ErrSkipSummarizer)
+	}}
+	require.NoError(t, r.Turn(ctx, "c", l))
+	assert.Equal(t, fast.Attempts+1, l.steps)
+	assert.True(t, skipped, "the last step is rule-based")
+	_, ok := l.Synced()
+	assert.False(t, ok, "and not kept")
+	v, err := s.Version(ctx, "c")
+	require.NoError(t, err)
+	assert.Zero(t, v, "nothing stored")
+}
+
+// gated is a Local that always changes its state and calls onStep with
+// the gate it is given.
+type gated struct {
+	counter
+	steps  int
+	onStep func(context.Context, compact.SummarizeGate)
+}
+
+func (g *gated) Step(ctx context.Context, v int64, gate compact.SummarizeGate) (conversation.Change, error) {
+	g.steps++
+	g.onStep(ctx, gate)
+	return g.counter.Step(ctx, v, gate)
+}

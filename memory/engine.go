@@ -132,8 +132,8 @@ func (m *Memory) runEngine(ctx context.Context, force string, pend *pendingInput
 	*t = turn{m: m, force: force, pend: pend}
 	defer func() { t.pend, t.res = nil, nil }()
 	if err := m.replica.Turn(ctx, m.o.sessionID, t); err != nil {
-		if t.stepErr != nil && errors.Is(err, t.stepErr) {
-			return nil, t.stepErr
+		if err == t.stepErr { // the engine's own error, as it is
+			return nil, err
 		}
 		return nil, fmt.Errorf("memory: compact session %q: %w", m.o.sessionID, err)
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -17,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/internal/pgtest"
 	"github.com/agentcompact/compact/store"
 	"github.com/agentcompact/compact/store/pgstore"
 	"github.com/agentcompact/compact/summary"
@@ -24,26 +24,8 @@ import (
 
 // The replica tests run several replicas (each its own pgstore pool and
 // adapter) on one conversation through PostgreSQL. They skip, saying so,
-// when no server answers at COMPACT_POSTGRES_DSN (default
-// defaultReplicaDSN).
-const defaultReplicaDSN = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
-
-// replicaDSN returns the server's DSN, or skips the test.
-func replicaDSN(t testing.TB) string {
-	t.Helper()
-	dsn := os.Getenv("COMPACT_POSTGRES_DSN")
-	if dsn == "" {
-		dsn = defaultReplicaDSN
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Skipf("skipping: no PostgreSQL server answers at COMPACT_POSTGRES_DSN (default %s); start one or set the variable", defaultReplicaDSN)
-	}
-	_ = conn.Close(ctx)
-	return dsn
-}
+// when no server answers at COMPACT_POSTGRES_DSN (see internal/pgtest).
+func replicaDSN(t testing.TB) string { return pgtest.DSN(t, nil) }
 
 // withAppName returns dsn with application_name set, so that a test can
 // terminate its own backends only.

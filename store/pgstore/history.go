@@ -43,13 +43,28 @@ func (h *History) MessagesSinceVersion(ctx context.Context, from int) ([]llms.Ch
 	if err != nil {
 		return nil, 0, 0, h.s.fail(ctx, op, err)
 	}
+	var out []llms.ChatMessage
+	var e uint64
+	var v int64
+	err = readAgain(ctx, func() (err error) {
+		out, e, v, err = h.readSince(ctx, k, from)
+		return err
+	})
+	if err != nil {
+		return nil, 0, 0, h.s.fail(ctx, op, err)
+	}
+	return out, e, v, nil
+}
+
+// readSince is one try of MessagesSinceVersion.
+func (h *History) readSince(ctx context.Context, k []byte, from int) ([]llms.ChatMessage, uint64, int64, error) {
 	rows, err := h.s.pool.Query(ctx, fmt.Sprintf(`SELECT (SELECT version FROM %s WHERE session_key = q.k), h.epoch, m.body
 		FROM (SELECT $1::bytea AS k) q
 		LEFT JOIN %s h ON h.session_key = q.k
 		LEFT JOIN %s m ON m.session_key = q.k AND m.epoch = h.epoch AND m.pos >= $2
 		ORDER BY m.pos`, h.s.t.sessions, h.s.t.histories, h.s.t.messages), k, max(from, 0))
 	if err != nil {
-		return nil, 0, 0, h.s.fail(ctx, op, err)
+		return nil, 0, 0, err
 	}
 	defer rows.Close()
 	var out []llms.ChatMessage
@@ -57,19 +72,19 @@ func (h *History) MessagesSinceVersion(ctx context.Context, from int) ([]llms.Ch
 	for rows.Next() {
 		var body []byte
 		if err := rows.Scan(&version, &epoch, &body); err != nil {
-			return nil, 0, 0, h.s.fail(ctx, op, err)
+			return nil, 0, 0, err
 		}
 		if body == nil {
 			continue // no message at or after from
 		}
 		m, err := store.UnmarshalMessage(body)
 		if err != nil {
-			return nil, 0, 0, h.s.fail(ctx, op, fmt.Errorf("message %d: %w", from+len(out), err))
+			return nil, 0, 0, fmt.Errorf("message %d: %w", from+len(out), err)
 		}
 		out = append(out, m)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, 0, h.s.fail(ctx, op, err)
+		return nil, 0, 0, err
 	}
 	e, v := uint64(1), int64(0) // never written: the epoch its first append keeps
 	if epoch != nil {

@@ -4,33 +4,20 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"os"
 	"testing"
-	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/agentcompact/compact/internal/pgtest"
 )
 
 // DefaultTestDSN is the server the tests use unless COMPACT_POSTGRES_DSN
-// names another: the local PostgreSQL of every development and CI machine.
-const DefaultTestDSN = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+// names another (see internal/pgtest).
+const DefaultTestDSN = pgtest.DefaultDSN
 
 // testDSN returns the DSN of the tests' server, skipping the test with a
 // clear message when no server answers there.
 func testDSN(t testing.TB) string {
 	t.Helper()
-	dsn := os.Getenv("COMPACT_POSTGRES_DSN")
-	if dsn == "" {
-		dsn = DefaultTestDSN
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Skipf("no PostgreSQL server answers at COMPACT_POSTGRES_DSN (default %s): %v; start one or set the variable (CI always has one)", DefaultTestDSN, redact(err, dsn))
-	}
-	conn.Close(ctx)
-	return dsn
+	return pgtest.DSN(t, func(err error, dsn string) string { return redact(err, dsn).Error() })
 }
 
 // newTestStore opens a store on tables of its own (a random prefix),

@@ -2,6 +2,8 @@ package pgstore
 
 import (
 	"context"
+	"errors"
+	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -24,6 +26,34 @@ func onceEach(ctx context.Context, f func() error) error {
 	var err error
 	for range appendAttempts {
 		if err = f(); err == nil || !notRun(err) || ctx.Err() != nil {
+			return err
+		}
+	}
+	return err
+}
+
+// connLost reports whether err is the loss of the connection a statement
+// ran on (its backend terminated, the server restarting, the network): a
+// read can then be sent again on another connection.
+func connLost(err error) bool {
+	if pgconn.SafeToRetry(err) {
+		return true
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return strings.HasPrefix(pe.Code, "08") || pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03"
+	}
+	var ce *pgconn.ConnectError
+	return errors.As(err, &ce) || strings.Contains(err.Error(), "conn closed") || strings.Contains(err.Error(), "unexpected EOF")
+}
+
+// readAgain runs the read f, again (up to appendAttempts in all) while its
+// connection was lost and ctx is live: a read applies nothing, so it is
+// always safe to send again.
+func readAgain(ctx context.Context, f func() error) error {
+	var err error
+	for range appendAttempts {
+		if err = f(); err == nil || !connLost(err) || ctx.Err() != nil {
 			return err
 		}
 	}

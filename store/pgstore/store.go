@@ -192,10 +192,14 @@ func (s *Store) Load(ctx context.Context, sessionID string) (store.State, error)
 	}
 	st := store.State{SessionID: sessionID}
 	var records [][]byte
-	row := s.pool.QueryRow(ctx, fmt.Sprintf(`SELECT s.version, s.up_to, s.kept, s.history_len, s.engine, s.updated_at,
+	err = readAgain(ctx, func() error {
+		st, records = store.State{SessionID: sessionID}, nil
+		row := s.pool.QueryRow(ctx, fmt.Sprintf(`SELECT s.version, s.up_to, s.kept, s.history_len, s.engine, s.updated_at,
 		(SELECT array_agg(r.record ORDER BY r.seq) FROM %s r WHERE r.session_key = $1)
 		FROM %s s WHERE s.session_key = $1`, s.t.summaries, s.t.sessions), k)
-	if err := scanState(row, &st, &records); err != nil {
+		return scanState(row, &st, &records)
+	})
+	if err != nil {
 		return store.State{}, s.fail(ctx, op, err)
 	}
 	for i, raw := range records {
@@ -319,7 +323,9 @@ func (s *Store) Version(ctx context.Context, sessionID string) (int64, error) {
 		return 0, s.fail(ctx, op, err)
 	}
 	var v int64
-	err = s.pool.QueryRow(ctx, fmt.Sprintf(`SELECT version FROM %s WHERE session_key = $1`, s.t.sessions), k).Scan(&v)
+	err = readAgain(ctx, func() error {
+		return s.pool.QueryRow(ctx, fmt.Sprintf(`SELECT version FROM %s WHERE session_key = $1`, s.t.sessions), k).Scan(&v)
+	})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return 0, nil
 	}
