@@ -102,7 +102,13 @@ func WithAIPrefix(prefix string) Option { return func(o *options) { o.aiPrefix =
 // WithStore sets where the session's compaction state (summary chain,
 // summarized-up-to position, integrity hashes, trigger state, version) is
 // persisted. Default: a new [store.Memory] (nothing survives the process).
-// A nil store means the default.
+// A nil store means the default. Memories of several processes (replicas)
+// given the same store and session id share the conversation through
+// package conversation's protocol (the middleware's too): each engine call
+// syncs with the stored state, compacts under the session's lease, and
+// saves with a compare-and-swap; conflicts and store errors are retried
+// ([WithBackoff]); a state that cannot be saved is not kept (the Memory is
+// the stored state again and the call returns the error).
 func WithStore(s store.Store) Option { return func(o *options) { o.store = s } }
 
 // WithSessionID sets the id of the session in the store. Memories of

@@ -70,7 +70,11 @@
 // that compacts nothing costs one round trip (a version check), a replica
 // adopts the stored session before it compacts, and a compaction's
 // summarizer runs under the session's lease so one call serves all
-// replicas. The recall tool then reads the originals from the store.
+// replicas. The protocol is package conversation's, shared with
+// memory.Memory: conflicts and store errors are retried with backoff, a
+// compaction that was not stored is never kept, and a stale request is
+// served as a branch without touching the shared state. The recall tool
+// then reads the originals from the store.
 //
 // The conversation history that agents.Executor memory or the conversational
 // agent's "history" variable inject is compacted by package memory, not here.
