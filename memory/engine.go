@@ -185,7 +185,8 @@ func (m *Memory) step(ctx context.Context, t *turn, gate compact.SummarizeGate) 
 		return conversation.Change{}, nil
 	}
 	t.gen = m.gen
-	return conversation.Change{State: &st, ChainFrom: from}, nil
+	save := st // only a changed state escapes
+	return conversation.Change{State: &save, ChainFrom: from}, nil
 }
 
 // recordResultLocked records an engine call's result over the window of
