@@ -22,10 +22,14 @@ func notRun(err error) bool { return pgconn.SafeToRetry(err) }
 
 // onceEach runs f, again (up to appendAttempts in all) while it fails in a
 // way that shows it did not run and ctx is live.
-func onceEach(ctx context.Context, f func() error) error {
+func onceEach(ctx context.Context, f func() error) error { return sendAgain(ctx, notRun, f) }
+
+// sendAgain runs f, again (up to appendAttempts in all) while its error
+// is one that may be sent again and ctx is live.
+func sendAgain(ctx context.Context, again func(error) bool, f func() error) error {
 	var err error
 	for range appendAttempts {
-		if err = f(); err == nil || !notRun(err) || ctx.Err() != nil {
+		if err = f(); err == nil || !again(err) || ctx.Err() != nil {
 			return err
 		}
 	}
@@ -50,12 +54,4 @@ func connLost(err error) bool {
 // readAgain runs the read f, again (up to appendAttempts in all) while its
 // connection was lost and ctx is live: a read applies nothing, so it is
 // always safe to send again.
-func readAgain(ctx context.Context, f func() error) error {
-	var err error
-	for range appendAttempts {
-		if err = f(); err == nil || !connLost(err) || ctx.Err() != nil {
-			return err
-		}
-	}
-	return err
-}
+func readAgain(ctx context.Context, f func() error) error { return sendAgain(ctx, connLost, f) }
