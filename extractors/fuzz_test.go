@@ -120,6 +120,14 @@ func FuzzRedact(f *testing.F) {
 		f.Add("token " + s)
 	}
 	f.Add("-----BEGIN RSA PRIVATE KEY-----\nabc")
+	for _, s := range []string{ // the credential forms (issue 24)
+		"db_password=Kangaroo42x", "mysql -uroot -pS3cretPw9 app", "sshpass -p 'Hunter22x' ssh h",
+		"mysql --password=Pa55word app", "curl -u alice:W0nderland9 https://x",
+		`curl -H "Authorization: Basic YWxpY2U6V29uZGVy" https://x`, "x-api-key: 9f8e7d6c5b4a3928",
+		"Cookie: session=abc123", "the password is UsrDbPw-Kangaroo42", "Authorization: Basic [REDACTED:auth]",
+	} {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		r := extractors.Redact(s)
 		if extractors.Redact(r) != r {
