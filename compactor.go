@@ -67,18 +67,19 @@ func New(opts ...Option) (*Compactor, error) {
 
 func defaultOptions() options {
 	return options{
-		model:            DefaultModel,
-		trigger:          DefaultTriggerRatio,
-		reset:            DefaultResetRatio,
-		emergency:        DefaultEmergencyRatio,
-		minMessages:      DefaultMinMessages,
-		preserveRecent:   DefaultPreserveRecent,
-		preserveFloor:    DefaultPreserveFloor,
-		cooldown:         DefaultCooldown,
-		maxDepth:         DefaultMaxChainDepth,
-		maxSummaryTokens: DefaultMaxSummaryTokens,
-		summaryInputCap:  DefaultSummaryInputCap,
-		chainRetention:   DefaultChainRetention,
+		model:             DefaultModel,
+		trigger:           DefaultTriggerRatio,
+		reset:             DefaultResetRatio,
+		emergency:         DefaultEmergencyRatio,
+		minMessages:       DefaultMinMessages,
+		preserveRecent:    DefaultPreserveRecent,
+		preserveFloor:     DefaultPreserveFloor,
+		cooldown:          DefaultCooldown,
+		maxDepth:          DefaultMaxChainDepth,
+		maxSummaryTokens:  DefaultMaxSummaryTokens,
+		summaryInputCap:   DefaultSummaryInputCap,
+		summarizerTimeout: DefaultSummarizerTimeout,
+		chainRetention:    DefaultChainRetention,
 	}
 }
 
@@ -158,6 +159,8 @@ func (o *options) check(window int) error {
 		return badOption("WithMaxSummaryTokens", "%d must be >= 1", o.maxSummaryTokens)
 	case o.chainRetention < 1:
 		return badOption("WithChainRetention", "%d must be >= 1", o.chainRetention)
+	case o.summarizerTimeout <= 0:
+		return badOption("WithSummarizerTimeout", "%v must be > 0", o.summarizerTimeout)
 	case o.summaryInputCap < 1:
 		return badOption("WithSummaryInputCap", "%d must be >= 1", o.summaryInputCap)
 	case !finite(o.minGain) || o.minGain < 0 || o.minGain >= 1:
