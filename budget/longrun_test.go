@@ -1,0 +1,103 @@
+package budget
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// proseOf returns n bytes of the testdata trajectories' text, repeated.
+func proseOf(tb testing.TB, n int) string {
+	tb.Helper()
+	var sb strings.Builder
+	for _, msgs := range testdataMessages(tb) {
+		for _, m := range msgs {
+			for _, s := range messageTexts(m) {
+				sb.WriteString(s)
+				sb.WriteByte('\n')
+			}
+		}
+	}
+	base := sb.String()
+	return strings.Repeat(base, n/len(base)+1)[:n]
+}
+
+// allocatedPerByte returns the bytes allocated by one count of text, per
+// byte of text.
+func allocatedPerByte(e *encoder, text string) float64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	e.count(text)
+	runtime.ReadMemStats(&after)
+	return float64(after.TotalAlloc-before.TotalAlloc) / float64(len(text))
+}
+
+// TestCountLongRunMemory checks that counting a run of one letter (one
+// pre-token of megabytes) allocates at most 16 bytes per input byte
+// (issue 24, item 6; it allocated 41), as do other long pieces.
+func TestCountLongRunMemory(t *testing.T) {
+	e, err := loadEncoder(EncodingO200k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{
+		"run of one letter": strings.Repeat("x", 4<<20),
+		"long random word":  strings.Repeat("qwertyuiopasdfghjklzxcvbnmQWERTYUIOPLKJHGFDSAZXCVBNMmnbvcxz", 4<<20/58),
+	} {
+		if got := allocatedPerByte(e, text); got > 16 {
+			t.Errorf("%s: %.1f bytes allocated per input byte, want <= 16", name, got)
+		}
+	}
+}
+
+// TestCountLongPieceClose checks that a piece counted window by window
+// stays within two tokens per window of the exact byte-pair count.
+func TestCountLongPieceClose(t *testing.T) {
+	e, err := loadEncoder(EncodingO200k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, piece := range []string{
+		strings.Repeat("x", 3*longPieceWindow+17),
+		strings.Repeat("abcdefghij", 3*longPieceWindow/10),
+		strings.Repeat("é", 2*longPieceWindow),
+	} {
+		exact := e.ranks.countHeap(piece)
+		got := e.count(piece)
+		windows := len(piece)/longPieceWindow + 1
+		if got < exact-2*windows || got > exact+2*windows {
+			t.Errorf("len %d: %d tokens window by window, exact %d (windows %d)", len(piece), got, exact, windows)
+		}
+	}
+}
+
+// BenchmarkCountRunVsProse compares counting a run of one letter with
+// counting prose of the same size (8 MB): the run must take at most 3
+// times as long, and allocate at most 16 bytes per input byte (the
+// B/inbyte metric).
+func BenchmarkCountRunVsProse(b *testing.B) {
+	e, err := loadEncoder(EncodingO200k)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const size = 8 << 20
+	for _, tc := range []struct{ name, text string }{
+		{"prose", proseOf(b, size)},
+		{"run", strings.Repeat("x", size)},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(size)
+			b.ReportAllocs()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			for i := 0; i < b.N; i++ {
+				if e.count(tc.text) == 0 {
+					b.Fatal("no tokens")
+				}
+			}
+			runtime.ReadMemStats(&after)
+			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/size, "B/inbyte")
+		})
+	}
+}
