@@ -83,6 +83,7 @@ type repairer struct {
 	src       []int
 	repairs   []string
 	pending   []pendingCall
+	waiting   map[string][]int // per call id, the unanswered pending calls, in order
 	orphans   []llms.MessageContent
 	orphanSrc []int
 }
@@ -118,6 +119,10 @@ func (r *repairer) expect(parts []llms.ContentPart) {
 			if tc.FunctionCall != nil {
 				name = tc.FunctionCall.Name
 			}
+			if r.waiting == nil {
+				r.waiting = map[string][]int{}
+			}
+			r.waiting[tc.ID] = append(r.waiting[tc.ID], len(r.pending))
 			r.pending = append(r.pending, pendingCall{id: tc.ID, name: name})
 		}
 	}
@@ -133,8 +138,7 @@ func (r *repairer) tool(i int, role llms.ChatMessageType, parts []llms.ContentPa
 			kept = append(kept, p)
 			continue
 		}
-		if k := findPending(r.pending, res.ToolCallID); k >= 0 {
-			r.pending[k].answered = true
+		if k := r.answer(res.ToolCallID); k >= 0 {
 			kept = append(kept, p)
 			continue
 		}
@@ -169,7 +173,7 @@ func (r *repairer) flush() {
 	}
 	r.out = append(r.out, r.orphans...)
 	r.src = append(r.src, r.orphanSrc...)
-	r.pending, r.orphans, r.orphanSrc = nil, nil, nil
+	r.pending, r.waiting, r.orphans, r.orphanSrc = nil, nil, nil, nil
 }
 
 // textualizeCalls returns parts with every tool call turned into a text
@@ -209,13 +213,22 @@ func isOrphanText(m llms.MessageContent) bool {
 	return ok && strings.HasPrefix(t.Text, orphanPrefix)
 }
 
-func findPending(p []pendingCall, id string) int {
-	for i := range p {
-		if p[i].id == id && !p[i].answered {
-			return i
-		}
+// answer marks the first unanswered pending call with id as answered and
+// returns its index, or -1 when there is none: in constant time, so that
+// repairing a message of many calls stays linear.
+func (r *repairer) answer(id string) int {
+	q := r.waiting[id]
+	if len(q) == 0 {
+		return -1
 	}
-	return -1
+	k := q[0]
+	if len(q) == 1 {
+		delete(r.waiting, id)
+	} else {
+		r.waiting[id] = q[1:]
+	}
+	r.pending[k].answered = true
+	return k
 }
 
 func nameOr(s string) string {
