@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/tmc/langchaingo/llms"
+
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/extractors"
+	"github.com/agentcompact/compact/internal/idtext"
 	"github.com/agentcompact/compact/llmsummary"
-	"github.com/tmc/langchaingo/llms"
 )
 
 // Compactor runs the compaction pipeline of one configuration. It is
@@ -44,7 +46,7 @@ func New(opts ...Option) (*Compactor, error) {
 	} else {
 		tc, err := budget.NewCounter(o.model)
 		if err != nil {
-			return nil, fmt.Errorf("compact: tokenizer for model %q: %w", o.model, err)
+			return nil, fmt.Errorf("compact: tokenizer for model %s: %w", idtext.Quote(o.model), err)
 		}
 		c.counter = tc
 	}
@@ -94,7 +96,7 @@ func (o *options) resolve() (int, error) {
 	if window == 0 {
 		w, ok := budget.LookupContextWindow(o.model)
 		if !ok {
-			return 0, badOption("WithModel", "unknown context window for model %q: set WithContextWindow", o.model)
+			return 0, badOption("WithModel", "unknown context window for model %s: set WithContextWindow", idtext.Quote(o.model))
 		}
 		window = w
 	}

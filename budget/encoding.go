@@ -12,6 +12,8 @@ import (
 
 	"github.com/pkoukk/tiktoken-go"
 	"github.com/pkoukk/tiktoken-go-loader/assets"
+
+	"github.com/agentcompact/compact/internal/idtext"
 )
 
 // Encoding names accepted by NewEncodingCounter and returned by
@@ -139,7 +141,7 @@ var encoders = map[string]*encoderSlot{
 func loadEncoder(name string) (*encoder, error) {
 	slot, ok := encoders[name]
 	if !ok {
-		return nil, fmt.Errorf("budget: unknown encoding %q", name)
+		return nil, fmt.Errorf("budget: unknown encoding %s", idtext.Quote(name))
 	}
 	slot.once.Do(func() {
 		slot.enc, slot.err = buildEncoder(name, encodingSpecs[name])
