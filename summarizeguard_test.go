@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentcompact/compact/extractors"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/llms"
@@ -175,4 +176,48 @@ func TestWithSummarizerTimeoutValidated(t *testing.T) {
 	c, err := New()
 	require.NoError(t, err)
 	assert.Equal(t, DefaultSummarizerTimeout, c.o.summarizerTimeout)
+}
+
+// FuzzSummarizerOutput gives the engine a custom summarizer's arbitrary
+// output: whatever it is, the record kept is valid UTF-8 without NUL,
+// within its cap, and redacted (Redact leaves it unchanged).
+func FuzzSummarizerOutput(f *testing.F) {
+	f.Add("Earlier work on the server.", "key point")
+	f.Add("DB_PASSWORD=CorrectHorseBattery9 and UsrDbPw-Kangaroo42", "curl -u bob:pa55w0rd https://x")
+	f.Add("bad \xff utf8", "nul \x00 here")
+	f.Add("", "")
+	f.Add(strings.Repeat("word ", 3000), "x-api-key: 9f8e7d6c5b4a3928")
+	f.Fuzz(func(t *testing.T, text, point string) {
+		sum := SummarizerFunc(func(ctx context.Context, req SummarizeRequest) (SummaryRecord, error) {
+			return SummaryRecord{Summary: text, KeyPoints: []string{point}, Context: SummaryContext{Decisions: []string{point}}}, nil
+		})
+		c, err := New(WithContextWindow(4_000), WithReservedOutput(500), WithCustomSummarizer(sum))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := c.Compact(context.Background(), NewSession("f"), secretConversation())
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := res.Summary
+		if rec == nil {
+			t.Fatal("no summary")
+		}
+		if err := validRecordText(*rec); err != nil {
+			t.Fatal(err)
+		}
+		if n := c.counter.Count(rec.Summary); n > c.SummaryCap() {
+			t.Fatalf("summary of %d tokens, cap %d", n, c.SummaryCap())
+		}
+		for _, s := range append([]string{rec.Summary}, rec.KeyPoints...) {
+			if r := extractors.Redact(s); r != s {
+				t.Fatalf("unredacted: %q -> %q", s, r)
+			}
+			for _, sec := range []string{"CorrectHorseBattery9", "UsrDbPw-Kangaroo42"} {
+				if strings.Contains(s, sec) {
+					t.Fatalf("kept the secret %q: %q", sec, s)
+				}
+			}
+		}
+	})
 }

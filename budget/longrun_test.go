@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // proseOf returns n bytes of the testdata trajectories' text, repeated.
@@ -100,4 +101,55 @@ func BenchmarkCountRunVsProse(b *testing.B) {
 			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/size, "B/inbyte")
 		})
 	}
+}
+
+// FuzzCountLongPiece checks the windowed count of long pieces: a seed
+// repeated past 4 KiB counts within two tokens per window of the exact
+// byte-pair count of the pieces, and never panics.
+func FuzzCountLongPiece(f *testing.F) {
+	f.Add("x", 3)
+	f.Add("abcdefghij", 2)
+	f.Add("é", 5)
+	f.Add("QwErTy", 1)
+	e, err := loadEncoder(EncodingO200k)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, seed string, k int) {
+		if seed == "" {
+			return
+		}
+		text := strings.Repeat(seed, (longPieceWindow*(1+abs(k)%4))/len(seed)+1)
+		got := e.count(text)
+		if !utf8.ValidString(text) {
+			text = string([]rune(text)) // as count reads it
+		}
+		exact, windows := 0, 0
+		for i := 0; i < len(text); {
+			j := e.next(text, i)
+			if j <= i || j > len(text) {
+				j = len(text)
+			}
+			piece := text[i:j]
+			if len(piece) >= bpeHeapMin {
+				exact += e.ranks.countHeap(piece)
+			} else {
+				exact += e.ranks.count(piece)
+			}
+			if len(piece) > longPieceWindow {
+				windows += len(piece)/longPieceWindow + 1
+			}
+			i = j
+		}
+		if got < exact-2*windows || got > exact+2*windows {
+			t.Fatalf("%d tokens, exact %d, %d windows", got, exact, windows)
+		}
+	})
+}
+
+func abs(k int) int {
+	if k < 0 {
+		return -k
+	}
+	return k
 }
