@@ -10,16 +10,7 @@ import (
 // proseOf returns n bytes of the testdata trajectories' text, repeated.
 func proseOf(tb testing.TB, n int) string {
 	tb.Helper()
-	var sb strings.Builder
-	for _, msgs := range testdataMessages(tb) {
-		for _, m := range msgs {
-			for _, s := range messageTexts(m) {
-				sb.WriteString(s)
-				sb.WriteByte('\n')
-			}
-		}
-	}
-	base := sb.String()
+	base := benchText(tb)
 	return strings.Repeat(base, n/len(base)+1)[:n]
 }
 

@@ -9,23 +9,28 @@ import (
 // string of Context) passes [extractors.RedactValues]: secrets are
 // replaced by "[REDACTED:kind]", and so is every occurrence of the known
 // secret values (from [extractors.SecretValues] of the text the summary was
-// written from), which a model may repeat bare. The copy shares no slice
-// with r (an empty slice stays empty, nil stays nil). The engine applies it
-// to every record, whoever wrote it, before the record is stored, sent,
+// written from), which a model may repeat bare. The engine applies it to
+// every record, whoever wrote it, before the record is stored, sent,
 // emitted or returned.
 func (r Record) Redacted(known []string) Record {
-	red := func(s string) string { return extractors.RedactValues(s, known) }
+	return r.MapTexts(func(s string) string { return extractors.RedactValues(s, known) })
+}
+
+// MapTexts returns a copy of r whose every text (Summary, KeyPoints, and
+// every string of Context) is fn of r's, in that order. The copy shares no
+// slice with r (an empty slice stays empty, nil stays nil).
+func (r Record) MapTexts(fn func(string) string) Record {
 	list := func(l []string) []string {
 		if l == nil {
 			return nil
 		}
 		out := make([]string, len(l))
 		for i, s := range l {
-			out[i] = red(s)
+			out[i] = fn(s)
 		}
 		return out
 	}
-	r.Summary = red(r.Summary)
+	r.Summary = fn(r.Summary)
 	r.KeyPoints = list(r.KeyPoints)
 	r.OriginalMessageIDs = append([]string(nil), r.OriginalMessageIDs...)
 	c := r.Context
@@ -34,7 +39,7 @@ func (r Record) Redacted(known []string) Record {
 	if c.ActionItems != nil {
 		items := make([]ActionItem, len(c.ActionItems))
 		for i, a := range c.ActionItems {
-			items[i] = ActionItem{Owner: red(a.Owner), Task: red(a.Task), Due: red(a.Due)}
+			items[i] = ActionItem{Owner: fn(a.Owner), Task: fn(a.Task), Due: fn(a.Due)}
 		}
 		c.ActionItems = items
 	}
