@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentcompact/compact/extractors"
 	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/summary"
 	"github.com/google/uuid"
@@ -111,6 +112,7 @@ func (c *Compactor) callSummarizer(ctx context.Context, req SummarizeRequest) (S
 		if call.Err != nil && call.ErrText == "" {
 			call.ErrText = call.Err.Error()
 		}
+		call.ErrText = extractors.Redact(call.ErrText) // a provider error may quote the request
 		mu.Lock()
 		defer mu.Unlock()
 		if !done { // a report after the engine stopped waiting is dropped

@@ -3,12 +3,14 @@ package compact
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/agentcompact/compact/extractors"
+	"github.com/agentcompact/compact/summary"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/llms"
@@ -220,4 +222,22 @@ func FuzzSummarizerOutput(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSummarizerErrorTextRedacted checks that a summarizer error quoting
+// the request (as provider errors do) reaches the event redacted.
+func TestSummarizerErrorTextRedacted(t *testing.T) {
+	quoted := errors.New("400 bad request: could not process: DB_PASSWORD=CorrectHorseBattery9")
+	sum := SummarizerFunc(func(ctx context.Context, req SummarizeRequest) (SummaryRecord, error) {
+		req.Report(ctx, summary.Call{Model: "m", Attempt: 1, Err: quoted})
+		return SummaryRecord{}, quoted
+	})
+	c, err := New(WithContextWindow(4_000), WithReservedOutput(500), WithCustomSummarizer(sum))
+	require.NoError(t, err)
+	res, err := c.Compact(context.Background(), NewSession("e"), conversation(30, 300))
+	require.NoError(t, err)
+	require.NotNil(t, res.Event)
+	b, _ := json.Marshal(res.Event)
+	assert.NotContains(t, string(b), "CorrectHorseBattery9")
+	assert.Contains(t, res.Event.ErrText, "400 bad request")
 }
