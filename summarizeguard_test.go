@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -108,7 +107,6 @@ func TestSummarizerOutputValidated(t *testing.T) {
 type blockingSummarizer struct {
 	ignore  bool
 	release chan struct{}
-	calls   sync.WaitGroup
 }
 
 func (b *blockingSummarizer) Summarize(ctx context.Context, req SummarizeRequest) (SummaryRecord, error) {
