@@ -25,4 +25,9 @@ var (
 	ErrInvalidInput = errors.New("compact: invalid input")
 	// ErrSummarizer wraps a summarizer failure returned when abortOnFailure is set.
 	ErrSummarizer = errors.New("compact: summarizer failed")
+	// ErrSummarizerTimeout is in the chain of the error of a compaction
+	// whose summarizer did not answer within WithSummarizerTimeout (the
+	// event's Err on the fallback, or the error returned with
+	// abortOnFailure).
+	ErrSummarizerTimeout = errors.New("compact: summarizer deadline exceeded")
 )

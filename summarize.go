@@ -16,10 +16,6 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-// ErrSummarizerTimeout is the cause of a fallback when the summarizer did
-// not answer within WithSummarizerTimeout.
-var ErrSummarizerTimeout = errors.New("compact: summarizer deadline exceeded")
-
 // summarize condenses the messages at idx, folding in prev. It never fails
 // without a usable record: on a summarizer error, an invalid summary or the
 // summarizer's deadline it returns the rule-based record (Mode fallback)

@@ -114,7 +114,8 @@ func FuzzDigest(f *testing.F) {
 	})
 }
 
-// FuzzRedact checks that Redact is idempotent and never panics.
+// FuzzRedact checks that Redact is idempotent and never panics, and that
+// SecretValues reports only text of its input.
 func FuzzRedact(f *testing.F) {
 	for _, s := range extractortest.Secrets {
 		f.Add("token " + s)
@@ -132,6 +133,11 @@ func FuzzRedact(f *testing.F) {
 		r := extractors.Redact(s)
 		if extractors.Redact(r) != r {
 			t.Fatalf("not idempotent: %q -> %q -> %q", s, r, extractors.Redact(r))
+		}
+		for _, v := range extractors.SecretValues(s) {
+			if !strings.Contains(s, v) {
+				t.Fatalf("SecretValues(%q) invents %q", s, v)
+			}
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package extractors
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 )
@@ -16,11 +17,11 @@ const secretMark = "[REDACTED:secret]"
 const minSecretValue = 6
 
 // SecretValues returns the secret values [Redact] removes from s, distinct,
-// in the order found: the words of s (runs of letters, digits and
-// "_-+/.~") that Redact's output no longer holds and that look like a
-// secret (letters with digits, a capitalized mixed-case word, or letters
-// with punctuation; at least 6 bytes). Words of a form, such as the
-// PRIVATE of a key block, are not values. A text over 1 MiB is read at
+// in the order found: the words (runs of letters, digits and "_-+/.~") of
+// the spans Redact replaces, that look like a secret (letters with digits,
+// a capitalized mixed-case word, letters with punctuation) or are at least
+// 16 bytes long, and are at least 6 bytes long. Words of a form, such as
+// the PRIVATE of a key block, are not values. A text over 1 MiB is read at
 // its head and tail only. It lets a summary written from unredacted text
 // (a model that saw the conversation) be cleared of the bare values it
 // repeats ([RedactValues]).
@@ -32,16 +33,53 @@ func SecretValues(s string) []string {
 	if r == s {
 		return nil
 	}
-	kept := map[string]bool{}
-	for _, w := range strings.FieldsFunc(r, notWordRune) {
-		kept[w] = true
-	}
+	seen := map[string]bool{}
 	var out []string
-	for _, w := range strings.FieldsFunc(s, notWordRune) {
-		if len(w) >= minSecretValue && !kept[w] && looksSecret(w) {
-			kept[w] = true
-			out = append(out, w)
+	for _, span := range replacedSpans(s, r) {
+		for _, w := range strings.FieldsFunc(span, notWordRune) {
+			if len(w) >= minSecretValue && (looksSecret(w) || len(w) >= 16) && !seen[w] {
+				seen[w] = true
+				out = append(out, w)
+			}
 		}
+	}
+	return out
+}
+
+// redactionMarkRE matches the marks Redact writes.
+var redactionMarkRE = regexp.MustCompile(`\[REDACTED:[a-z-]+\]`)
+
+// replacedSpans returns the spans of s that r, Redact of s, shows as
+// redaction marks: the text between two marks is unchanged, so each
+// mark's span runs from the end of the text before it to the start of the
+// text after it (the next text that is not empty: marks side by side
+// share one span). It stops at the first text it cannot align.
+func replacedSpans(s, r string) []string {
+	marks := redactionMarkRE.FindAllStringIndex(r, -1)
+	var out []string
+	i, prev := 0, 0 // positions in s and r
+	for k := 0; k < len(marks); k++ {
+		lit := r[prev:marks[k][0]]
+		if !strings.HasPrefix(s[i:], lit) {
+			return out
+		}
+		i += len(lit)
+		for k+1 < len(marks) && marks[k+1][0] == marks[k][1] { // side by side
+			k++
+		}
+		next := r[marks[k][1]:]
+		if k+1 < len(marks) {
+			next = r[marks[k][1]:marks[k+1][0]]
+		}
+		j := len(s)
+		if next != "" {
+			if j = strings.Index(s[i:], next); j < 0 {
+				return out
+			}
+			j += i
+		}
+		out = append(out, s[i:j])
+		i, prev = j, marks[k][1]
 	}
 	return out
 }
