@@ -149,6 +149,7 @@ func TestSummarizerDeadline(t *testing.T) {
 		require.NotNil(t, res.Summary)
 		assert.Equal(t, ModeFallback, res.Summary.Mode, "ignore=%v", ignore)
 		assert.Contains(t, res.Event.ErrText, "deadline", "ignore=%v", ignore)
+		assert.ErrorIs(t, res.Event.Err, ErrSummarizerTimeout, "ignore=%v", ignore)
 	}
 
 	t.Run("the caller's deadline comes first", func(t *testing.T) {
