@@ -9,7 +9,6 @@ import (
 
 // Caps of the lists a [Digest] keeps (most recent first; older items drop).
 const (
-	maxDigestPaths        = 200 // per group: Render's token cap is the one that matters
 	maxDigestCommands     = 25
 	maxDigestErrors       = 15
 	maxDigestInstructions = 15
@@ -397,9 +396,9 @@ func (n *digestBuilder) finish(prev Digest) Digest {
 	}
 	lists, prevPaths := d.pathLists(), prev.paths()
 	for g, l := range lists {
-		*l = dedupePaths(merge(*l, prevPaths[g], maxDigestPaths))
+		*l = dedupePaths(merge(*l, prevPaths[g], maxIndexGroupItems))
 	}
-	d.FilesMentioned = dedupePaths(dedupe(mentionedPaths(d, prev), maxDigestPaths))
+	d.FilesMentioned = dedupePaths(dedupe(mentionedPaths(d, prev), maxIndexGroupItems))
 	d.Commands = failedFirst(merge(d.Commands, prev.Commands, maxDigestCommands))
 	d.Records = merge(d.Records, prev.Records, maxDigestRecords)
 	d.Errors = merge(d.Errors, prev.Errors, maxDigestErrors)

@@ -1,0 +1,124 @@
+package extractors
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/agentcompact/compact/budget"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestUncovered(t *testing.T) {
+	var groups [numPathGroups][]string
+	groups[groupModified] = []string{"/repo/src/a.py", "tests/t.py::test_x"}
+	groups[groupRead] = []string{"src/a.py", "a.py", "data.py", "/repo/src", "/repo/src/", "tests/t.py", "src"}
+	groups[groupListed] = []string{"/repo", "lib"}
+	got := uncovered(groups)
+	assert.Equal(t, []string{"/repo/src/a.py", "tests/t.py::test_x"}, got[groupModified])
+	assert.Equal(t, []string{"data.py"}, got[groupRead], "held as whole components: src/a.py, a.py, /repo/src, /repo/src/, tests/t.py, src")
+	assert.Equal(t, []string{"lib"}, got[groupListed])
+	assert.Equal(t, []string{"src/a.py", "a.py", "data.py", "/repo/src", "/repo/src/", "tests/t.py", "src"}, groups[groupRead], "not modified")
+	for g := range groups {
+		for _, p := range groups[g] {
+			found := false
+			for _, l := range got {
+				for _, q := range l {
+					found = found || strings.Contains(q, p)
+				}
+			}
+			assert.True(t, found, "%s is findable in what is left", p)
+		}
+	}
+}
+
+func TestWithoutRepeats(t *testing.T) {
+	var groups [numPathGroups][]string
+	groups[groupModified] = []string{"a.go"}
+	groups[groupRead] = []string{"a.go", "b.go", "b.go"}
+	got := withoutRepeats(groups)
+	assert.Equal(t, []string{"a.go"}, got[groupModified])
+	assert.Equal(t, []string{"b.go"}, got[groupRead])
+	assert.Equal(t, []string{"a.go", "b.go", "b.go"}, groups[groupRead], "not modified")
+}
+
+// manyPaths returns n distinct paths in dirs directories, nested deep.
+func manyPaths(n, dirs int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("src/module%02d/sub/file_%03d.py", i%dirs, i)
+	}
+	return out
+}
+
+// TestRenderIndexedScales checks the file index of a long run with the
+// real tokenizer: a few hundred paths fit within the room given for the
+// index, each whole (a substring search finds it), grouped by what was
+// done, with the other facts beside them; with less room the oldest go
+// and the note says how many and how to find them; the text never exceeds
+// maxTokens plus the index's room, and grows beyond maxTokens only for
+// the paths.
+func TestRenderIndexedScales(t *testing.T) {
+	counter, err := budget.NewCounter("gpt-4o")
+	require.NoError(t, err)
+	count := counter.Count
+	paths := manyPaths(300, 12)
+	d := Digest{Messages: 700, ToolCalls: 350,
+		FilesModified: paths[:40], FilesRead: paths[40:240], FilesSearched: paths[240:280], FilesRun: paths[280:],
+		Errors:       []string{"ValueError at src/module01/sub/file_001.py:12: bad value"},
+		Instructions: []string{"Remember to keep the API stable."},
+		Records:      []string{"get_user: user_id mia_li_3668"},
+	}
+	out := d.RenderIndexed(600, 3000, count)
+	assert.LessOrEqual(t, count(out), 3600)
+	assert.Greater(t, count(out), 600, "the index grows the summary")
+	for _, p := range paths {
+		require.Contains(t, out, p)
+	}
+	for _, want := range []string{"Files modified: ", " | read: ", " | searched: ", " | run: ", "ValueError at src/module01", "Remember to keep", "mia_li_3668"} {
+		assert.Contains(t, out, want)
+	}
+	assert.NotContains(t, out, "more paths")
+
+	// Less room: the most recent of each group stay, a note counts the rest.
+	short := d.RenderIndexed(600, 600, count)
+	assert.LessOrEqual(t, count(short), 1200)
+	shown := 0
+	for _, p := range paths {
+		if strings.Contains(short, p) {
+			shown++
+		}
+	}
+	assert.Greater(t, shown, 60)
+	assert.Less(t, shown, 300)
+	assert.Contains(t, short, fmt.Sprintf("+%d more paths (recall finds them by name)", 300-shown))
+	for _, l := range [][]string{d.FilesModified, d.FilesRead, d.FilesSearched, d.FilesRun} {
+		assert.Contains(t, short, l[0], "the most recent of each group")
+	}
+	assert.NotContains(t, short, d.FilesRead[len(d.FilesRead)-1], "the oldest go")
+	assert.Contains(t, short, "ValueError at src/module01", "a reserve beside the index keeps the errors")
+	assert.Contains(t, short, "mia_li_3668", "and the records")
+
+	// Few paths: no growth.
+	few := Digest{Messages: 10, FilesRead: paths[:3], Commands: []string{"ls (ok)"}}
+	assert.Equal(t, few.Render(600, count), few.RenderIndexed(600, 3000, count), "the index takes room beyond maxTokens only when it needs it")
+	assert.LessOrEqual(t, count(few.RenderIndexed(600, 3000, count)), 600)
+	// Never over maxTokens+indexTokens, whatever the budget.
+	for _, b := range []int{1, 20, 60, 150, 400} {
+		for _, extra := range []int{-5, 0, 10, 200} {
+			r := d.RenderIndexed(b, extra, count)
+			assert.LessOrEqual(t, count(r), b+max(0, extra), "budget %d+%d", b, extra)
+		}
+	}
+}
+
+// TestKeyPointsCarryAFewHundredPaths checks that the key points, which a
+// rule-based summary's successor reads its lists back from, carry every
+// path of a long run.
+func TestKeyPointsCarryAFewHundredPaths(t *testing.T) {
+	paths := manyPaths(400, 20)
+	d := Digest{FilesRead: paths}
+	back := ParseKeyPoints(d.KeyPoints())
+	assert.Equal(t, paths, back.FilesRead)
+}
