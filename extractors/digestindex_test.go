@@ -122,3 +122,30 @@ func TestKeyPointsCarryAFewHundredPaths(t *testing.T) {
 	back := ParseKeyPoints(d.KeyPoints())
 	assert.Equal(t, paths, back.FilesRead)
 }
+
+// BenchmarkRenderIndexed renders the digest of a long run (300 paths, the
+// other lists full) with the real tokenizer, all paths fitting (24k's
+// caps) and not (8k's).
+func BenchmarkRenderIndexed(b *testing.B) {
+	counter, err := budget.NewCounter("gpt-4o")
+	require.NoError(b, err)
+	paths := manyPaths(300, 12)
+	d := Digest{Messages: 700, ToolCalls: 350, FilesModified: paths[:40], FilesRead: paths[40:240], FilesSearched: paths[240:280], FilesRun: paths[280:]}
+	for i := 0; i < 15; i++ {
+		d.Errors = append(d.Errors, fmt.Sprintf("ValueError at src/module%02d/sub/file_%03d.py:12: bad value %d", i, i, i))
+		d.Commands = append(d.Commands, fmt.Sprintf("python -m pytest tests/test_%d.py -q (exit 1)", i))
+		d.Instructions = append(d.Instructions, fmt.Sprintf("Remember rule %d: keep the API stable.", i))
+	}
+	for _, c := range []struct {
+		name       string
+		max, index int
+	}{{"fits", 800, 1990}, {"overflows", 600, 600}} {
+		b.Run(c.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if d.RenderIndexed(c.max, c.index, counter.Count) == "" {
+					b.Fatal("empty")
+				}
+			}
+		})
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/internal/trajectory"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -166,7 +167,10 @@ func factKindNamed(name string) factKind {
 // many exceptions and identifiers of compacted tool results, the contexts
 // sent still show, per source framework. A fact counts as kept when every
 // context sent after its message was compacted shows it (a substring
-// search). It logs the figures; run it with
+// search). It logs the figures and checks them against the targets (paths
+// 95% at 24k and above, 90% below, exceptions and identifiers 95%, per
+// source); -keptjoin adds, logged only, the runs of each source joined
+// into one long run. Run it with
 //
 //	go test ./cmd/compact-eval -run TestCompactedFactsKept -v -corpus ../../../shared/eval/frameworks
 func TestCompactedFactsKept(t *testing.T) {
@@ -199,6 +203,7 @@ func TestCompactedFactsKept(t *testing.T) {
 			tally.add(sourceOf(filepath.Base(f)), measureKept(ctx, t, c, filepath.Base(f), runs[k], &tally))
 		}
 		logKept(t, w, fmt.Sprintf("%d runs", len(files)), &tally)
+		checkKeptTargets(t, w, &tally)
 		if *keptJoin {
 			var joined keptTally
 			for _, src := range joinBySource(files, runs) {
@@ -206,6 +211,21 @@ func TestCompactedFactsKept(t *testing.T) {
 			}
 			logKept(t, w, "each source's runs joined", &joined)
 		}
+	}
+}
+
+// checkKeptTargets checks the figures of one window, per source, against
+// the targets: paths 95% at 24k and above, 90% below; exceptions and
+// identifiers 95%.
+func checkKeptTargets(t *testing.T, w int, tally *keptTally) {
+	pathTarget := 90.0
+	if w >= 24_000 {
+		pathTarget = 95
+	}
+	for src, s := range tally.bySource {
+		assert.GreaterOrEqual(t, sharePct(s[factPaths].factsKept, s[factPaths].facts), pathTarget, "window %d, %s: paths", w, src)
+		assert.GreaterOrEqual(t, sharePct(s[factExceptions].factsKept, s[factExceptions].facts), 95.0, "window %d, %s: exceptions", w, src)
+		assert.GreaterOrEqual(t, sharePct(s[factIdentifiers].factsKept, s[factIdentifiers].facts), 95.0, "window %d, %s: identifiers", w, src)
 	}
 }
 
