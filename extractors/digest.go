@@ -68,9 +68,10 @@ type Digest struct {
 	Instructions []string
 	// Questions are the user's questions, most recent first.
 	Questions []string
-	// Entities are the domain entities (file paths, exception names,
-	// defined identifiers, tool names), carried forward from the previous
-	// digest.
+	// Entities are the domain entities (exception names, defined
+	// identifiers, tool names, the paths the path lists do not hold),
+	// carried forward from the previous digest. The paths of the path
+	// lists (the file index) take no place among them.
 	Entities []string
 	// Previous is the narrative of the previous summary in the chain, folded
 	// in; Render shortens it as needed.
@@ -410,9 +411,28 @@ func (n *digestBuilder) finish(prev Digest) Digest {
 	}
 	d.Instructions = dedupe(instr, maxDigestInstructions)
 	d.Questions = merge(d.Questions, prev.Questions, maxDigestQuestions)
-	d.Entities = samePathOnce(foldCase(merge(d.Entities, prev.Entities, maxDigestEntities)))
+	d.Entities = samePathOnce(foldCase(merge(notPaths(d.Entities, d), notPaths(prev.Entities, d), maxDigestEntities)))
 	d.Previous = Redact(strings.ToValidUTF8(strings.TrimSpace(shorten(prev.Previous, maxDigestPrevious)), "\uFFFD"))
 	return d
+}
+
+// notPaths returns the entities that no path list of d holds: the file
+// index keeps the paths, so they take no place among the capped entities.
+// It returns a new slice.
+func notPaths(entities []string, d Digest) []string {
+	isPath := map[string]bool{}
+	for _, l := range d.paths() {
+		for _, p := range l {
+			isPath[pathKey(p)] = true
+		}
+	}
+	out := make([]string, 0, len(entities))
+	for _, e := range entities {
+		if !isPath[pathKey(e)] {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // failedFirst moves the commands that failed (a non-zero exit, an error, no
