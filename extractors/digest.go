@@ -14,7 +14,7 @@ const (
 	maxDigestInstructions = 15
 	maxDigestQuestions    = 8
 	maxDigestEntities     = 60
-	maxDigestRecords      = 40
+	maxDigestRecords      = 200
 	maxRecordIDs          = 16
 	maxDigestItemBytes    = 200
 	maxInstructionBytes   = 160

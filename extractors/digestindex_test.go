@@ -115,12 +115,16 @@ func TestRenderIndexedScales(t *testing.T) {
 
 // TestKeyPointsCarryAFewHundredPaths checks that the key points, which a
 // rule-based summary's successor reads its lists back from, carry every
-// path of a long run.
+// path and every record of a long run.
 func TestKeyPointsCarryAFewHundredPaths(t *testing.T) {
 	paths := manyPaths(400, 20)
 	d := Digest{FilesRead: paths}
+	for i := 0; i < 150; i++ {
+		d.Records = append(d.Records, fmt.Sprintf("get_reservation_details: reservation R%04d, user_id u_%d", i, i))
+	}
 	back := ParseKeyPoints(d.KeyPoints())
 	assert.Equal(t, paths, back.FilesRead)
+	assert.Equal(t, d.Records, back.Records, "and every record")
 }
 
 // BenchmarkRenderIndexed renders the digest of a long run (300 paths, the

@@ -82,8 +82,9 @@ const maxKeyPointItems = 12
 // a.go, b.go" or "Errors: ValueError at foo.py:12", in the order
 // instructions, errors, open questions, files modified, commands, then the
 // other path lists: "Files read", "Files searched", "Files listed", "Files
-// tested", "Files run" (entities are left out). A line of paths holds
-// every path within about 24,000 bytes, another line at most a dozen items;
+// tested", "Files run" (entities are left out). A line of paths or
+// records holds every item within about 24,000 bytes, another line at most
+// a dozen items;
 // "+N more" says how many were left out. The result is new.
 func (d Digest) KeyPoints() []string {
 	paths := d.paths()
@@ -98,7 +99,7 @@ func (d Digest) KeyPoints() []string {
 		{"Errors", d.Errors, "; ", false},
 		{"Open questions", d.Questions, " ", false},
 		{"Files " + pathGroupVerb[groupModified], paths[groupModified], ", ", true},
-		{"Records", d.Records, "; ", false},
+		{"Records", d.Records, "; ", true},
 		{"Commands", d.Commands, "; ", false},
 	}
 	for g := groupRead; g < numPathGroups; g++ {
@@ -179,7 +180,8 @@ func (d Digest) Render(maxTokens int, count func(string) int) string {
 //     directory side by side, a path in several groups in the first only),
 //     within maxTokens or, when indexTokens > 0, within indexTokens and
 //     what maxTokens leaves beside a reserve for the records, instructions
-//     and errors (up to a third of it); when
+//     and errors (up to a third of it), the records (identifiers tools
+//     returned) after the paths in the same room; when
 //     they do not all fit, the paths another path holds ("src" beside
 //     "src/a.py") go first, then the oldest of each group, and a note says
 //     how many are left out and that the recall tool finds them;
@@ -231,6 +233,11 @@ func (d Digest) RenderIndexed(maxTokens, indexTokens int, count func(string) int
 		share -= f.reserve(maxTokens - f.used)
 	}
 	f.placeIndex(header, share+indexTokens)
+	if indexTokens > 0 {
+		// The identifiers tools returned share the index's room.
+		f.max = share + indexTokens
+		f.fill(secRecords, 0)
+	}
 	// The index grows the summary by what it takes beyond its share.
 	f.max = maxTokens + min(indexTokens, max(0, f.used-share))
 	room := f.max - f.used
@@ -459,7 +466,9 @@ func (f *digestFit) fillPaths(limit int) bool {
 		return true
 	}
 	f.picks, f.pathN, f.used = f.picks[:0], [numPathGroups]int{}, used
-	f.addPaths(limit - f.noteCost())
+	note := f.noteCost()
+	f.addPaths(limit - note)
+	f.used += note
 	return false
 }
 
