@@ -44,7 +44,8 @@ var factDefinitions = [numFactKinds]string{
 		"objects and arrays (Moatless' `{\"files\": [{\"file_path\": ...}]}`): the string values, alone or in arrays, of the arguments " +
 		"whose name ends in a word of a path (`path`, `paths`, `file`, `files`, `file_name`, `file_path`, `dir`, `directory`, " +
 		"`folder`: `notebook_path`, `target_file`, `open_file`, `output_dir`, ...) and are path words, and of `src`, `dst`, " +
-		"`source`, `dest`, `destination`, `target` and `root` when they look like paths (a `/` or a common file extension) " +
+		"`source`, `dest`, `destination`, `target`, `root` and `file_pattern` when they look like paths (a `/` or a common file " +
+		"extension, no glob) " +
 		"(internal/callpaths, which the extractors use too). Leading `./` and trailing `/` are " +
 		"stripped; distinct paths per run. *Visible* when the path occurs as a substring anywhere in the text sent " +
 		"(message texts, tool call arguments, tool results, summaries).",

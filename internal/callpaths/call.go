@@ -21,7 +21,7 @@ const maxDepth = 32
 // and arrays, the string values (alone or in an array) of the keys that
 // name a file or a directory ([PathKey]): a strong key's values that are
 // path words (not ".", "/" nor an option), a weak key's values that
-// [Word] takes for a path ("destination": "SEA" is not one). Values are
+// [Word] takes for a path ("destination": "SEA" is not one, nor is a glob). Values are
 // cleaned by [Clean], so each is a substring of the arguments as written.
 // In the order of the arguments, repeats kept; nil when the arguments are
 // not a JSON object.
@@ -174,6 +174,7 @@ var pathWords = map[string]KeyKind{
 	"folder": StrongKey, "folders": StrongKey, "dirname": StrongKey, "pathname": StrongKey,
 	"src": WeakKey, "dst": WeakKey, "source": WeakKey, "sources": WeakKey, "dest": WeakKey,
 	"destination": WeakKey, "target": WeakKey, "targets": WeakKey, "root": WeakKey,
+	"filepattern": WeakKey, "pathpattern": WeakKey, "dirpattern": WeakKey,
 }
 
 // PathKey returns whether an argument name names a file or a directory: its
@@ -181,8 +182,9 @@ var pathWords = map[string]KeyKind{
 // end in a word of a path ("path", "paths", "file", "files", "dir",
 // "directory", "folder", or "file name" / "file path" as two words), or,
 // weakly, of a place ("src", "dst", "source", "dest", "destination",
-// "target", "root"). "profile", "file_pattern" and "file_text" are not
-// path keys.
+// "target", "root") or of a pattern of files ("file pattern", Moatless'
+// file_pattern: a concrete path counts, a glob does not). "profile",
+// "pattern" and "file_text" are not path keys.
 func PathKey(key string) KeyKind {
 	words := keyWords(key)
 	if len(words) == 0 {

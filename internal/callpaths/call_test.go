@@ -20,7 +20,8 @@ func TestCallShapes(t *testing.T) {
 		{"src dst weak", "move", `{"src": "old/a.py", "dst": "new/a.py"}`, []string{"old/a.py", "new/a.py"}},
 		{"weak key, no path", "search_direct_flight", `{"origin": "JFK", "destination": "SEA", "date": "2024-05-20"}`, nil},
 		{"deep nesting", "apply", `{"edits": {"changes": [{"target": {"file": "deep/x.go"}}]}}`, []string{"deep/x.go"}},
-		{"not path keys", "FindClass", `{"file_pattern": "**/*.py", "class_name": "Gcf", "file_text": "a/b.py", "profile": "p/q.py"}`, nil},
+		{"not path keys", "FindClass", `{"file_pattern": "**/*.py", "class_name": "Gcf", "file_text": "a/b.py", "profile": "p/q.py", "pattern": "a/b.py"}`, nil},
+		{"a file pattern that is a path", "FindFunction", `{"file_pattern": "sphinx/ext/autosummary/generate.py", "function_name": "f"}`, []string{"sphinx/ext/autosummary/generate.py"}},
 		{"shell command and path key", "Bash", `{"command": "cat src/a.py", "description": "read a.py"}`, []string{"src/a.py"}},
 		{"command of a non-shell tool", "str_replace_editor", `{"command": "view", "path": "/workspace/app.py"}`, []string{"/workspace/app.py"}},
 		{"nested command is no shell", "bash", `{"steps": [{"command": "cat x/y.py"}]}`, nil},
@@ -56,7 +57,8 @@ func TestPathKey(t *testing.T) {
 		"files": StrongKey, "paths": StrongKey, "notebook_path": StrongKey, "target_file": StrongKey, "open_file": StrongKey,
 		"dir": StrongKey, "output-dir": StrongKey, "FOLDER": StrongKey,
 		"src": WeakKey, "dst": WeakKey, "destination": WeakKey, "target": WeakKey,
-		"profile": NoKey, "file_pattern": NoKey, "file_text": NoKey, "class_name": NoKey, "": NoKey, "_": NoKey, "command": NoKey,
+		"file_pattern": WeakKey, "filePattern": WeakKey,
+		"profile": NoKey, "pattern": NoKey, "file_text": NoKey, "class_name": NoKey, "": NoKey, "_": NoKey, "command": NoKey,
 	}
 	for k, want := range tests {
 		assert.Equal(t, want, PathKey(k), k)
