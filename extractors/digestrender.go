@@ -74,8 +74,8 @@ func (d Digest) header() string {
 }
 
 // maxKeyPointItems caps the items of a key point line of a list other than
-// paths (maxKeyPointBytes caps the lines of paths, which hold every path,
-// as the chain carries them).
+// paths and records (maxKeyPointBytes caps those lines, which hold every
+// item, as the chain carries them).
 const maxKeyPointItems = 12
 
 // KeyPoints returns one line per non-empty list, such as "Files modified:
@@ -92,7 +92,7 @@ func (d Digest) KeyPoints() []string {
 		label string
 		items []string
 		sep   string
-		path  bool
+		whole bool // every item, within maxKeyPointBytes
 	}
 	lines := []line{
 		{"Instructions", d.Instructions, "; ", false},
@@ -111,7 +111,7 @@ func (d Digest) KeyPoints() []string {
 			continue
 		}
 		n := min(len(l.items), maxKeyPointItems)
-		if l.path {
+		if l.whole {
 			n = 0
 			size := 0
 			for n < len(l.items) && (n == 0 || size+len(l.items[n]) <= maxKeyPointBytes) {
