@@ -110,7 +110,7 @@ func ExampleDigest_RenderIndexed() {
 	// Output:
 	// Summary of 12 earlier messages (6 tool calls).
 	// Files read: django/db/models/f0.py django/db/models/f1.py django/db/models/f2.py django/db/models/f3.py django/db/models/f4.py django/db/models/f5.py
-	// Entities: ViewCode
+	// Entities: A, ViewCode
 	// Summary of 12 earlier messages (6 tool calls).
 	// Files read: django/db/models/f2.py django/db/models/f3.py django/db/models/f4.py django/db/models/f5.py | +2 more paths (recall finds them by name)
 }
