@@ -11,6 +11,7 @@ import (
 const (
 	maxDigestCommands     = 25
 	maxDigestErrors       = 15
+	maxDigestRaised       = 100
 	maxDigestInstructions = 15
 	maxDigestQuestions    = 8
 	maxDigestEntities     = 60
@@ -59,6 +60,10 @@ type Digest struct {
 	Commands []string
 	// Errors are the errors seen, e.g. "ValueError at foo.py:12: bad value".
 	Errors []string
+	// Raised are the names of the exceptions the tools reported raised
+	// ("ValueError"), most recent first: a long run keeps them after its
+	// Errors items are gone.
+	Raised []string
 	// Instructions are the user's instructions and decisions: sentences
 	// with "remember", "must", "never", "always", "don't", "should",
 	// "please", "only", "decided", "we will use", "make sure", "instead of",
@@ -184,11 +189,12 @@ func (n *digestBuilder) record(call Call, s ToolSummary, hasResult bool) {
 	}
 	for _, e := range splitList(md[MetaExceptions]) {
 		n.d.Errors = append(n.d.Errors, e)
+		name := e
 		if i := strings.IndexAny(e, " :"); i > 0 {
-			n.entity(e[:i])
-		} else {
-			n.entity(e)
+			name = e[:i]
 		}
+		n.entity(name)
+		n.d.Raised = append(n.d.Raised, name)
 	}
 	if ft := splitList(md[MetaFailedTests]); len(ft) > 0 {
 		if len(ft) > 5 {
@@ -403,6 +409,7 @@ func (n *digestBuilder) finish(prev Digest) Digest {
 	d.Commands = failedFirst(merge(d.Commands, prev.Commands, maxDigestCommands))
 	d.Records = merge(d.Records, prev.Records, maxDigestRecords)
 	d.Errors = merge(d.Errors, prev.Errors, maxDigestErrors)
+	d.Raised = merge(d.Raised, prev.Raised, maxDigestRaised)
 	// Standing orders first: the task's instructions (in their order), then
 	// those of the previous digests, then the new ones, most recent first.
 	instr := append(append([]string{}, n.task...), prev.Instructions...)

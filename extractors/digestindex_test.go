@@ -8,6 +8,7 @@ import (
 	"github.com/agentcompact/compact/budget"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tmc/langchaingo/llms"
 )
 
 func TestUncovered(t *testing.T) {
@@ -151,5 +152,32 @@ func BenchmarkRenderIndexed(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestDigestRaisedOutlivesErrors checks that the exception names of a long
+// run stay in the chain after its Errors items are gone: carried in the
+// key points, shown on their own line.
+func TestDigestRaisedOutlivesErrors(t *testing.T) {
+	var msgs []llms.MessageContent
+	names := []string{"ImportError", "SyntaxError", "TOMLKitError"}
+	for i := 0; i < 40; i++ {
+		out := fmt.Sprintf("Traceback (most recent call last):\n  File \"m%d.py\", line 3, in <module>\n%s: failure %d\n", i, names[i%len(names)], i)
+		if i >= len(names) {
+			out = fmt.Sprintf("Traceback (most recent call last):\n  File \"m%d.py\", line 3, in <module>\nValueError: failure %d\n", i, i)
+		}
+		msgs = append(msgs, oneCall("bash", bashArgs(fmt.Sprintf("python m%d.py", i)), out)...)
+	}
+	d := Default().Digest(msgs, Digest{})
+	for _, n := range append([]string{"ValueError"}, names...) {
+		assert.Contains(t, d.Raised, n)
+	}
+	assert.Len(t, d.Errors, maxDigestErrors, "the errors items are capped: the oldest are gone")
+	back := ParseKeyPoints(d.KeyPoints())
+	assert.Equal(t, d.Raised, back.Raised, "carried along the chain")
+	out := d.RenderIndexed(300, 300, nil)
+	assert.Contains(t, out, "\nExceptions raised: ValueError, ")
+	for _, n := range names {
+		assert.Contains(t, out, n)
 	}
 }

@@ -10,6 +10,7 @@ import (
 const (
 	secInstructions = iota
 	secErrors
+	secRaised
 	secQuestions
 	secPaths
 	secRecords
@@ -20,8 +21,8 @@ const (
 
 // sectionLabel and sectionSep are each section's label and item separator.
 var (
-	sectionLabel = [numSections]string{"Instructions", "Errors", "Open questions", "Files", "Records", "Commands", "Entities"}
-	sectionSep   = [numSections]string{"; ", "; ", " ", ", ", "; ", "; ", ", "}
+	sectionLabel = [numSections]string{"Instructions", "Errors", "Exceptions raised", "Open questions", "Files", "Records", "Commands", "Entities"}
+	sectionSep   = [numSections]string{"; ", "; ", ", ", " ", ", ", "; ", "; ", ", "}
 )
 
 // roundOne are the sections Render fills after the paths, in order, each
@@ -32,8 +33,8 @@ var (
 	roundOne = []struct {
 		sec   int
 		share float64
-	}{{secRecords, 0.25}, {secEntities, 0.10}, {secInstructions, 0.25}, {secErrors, 0.20}, {secCommands, 0.15}, {secQuestions, 0.10}}
-	roundTwo = []int{secRecords, secEntities, secInstructions, secErrors, secCommands, secQuestions}
+	}{{secRecords, 0.25}, {secRaised, 0.05}, {secEntities, 0.10}, {secInstructions, 0.25}, {secErrors, 0.20}, {secCommands, 0.15}, {secQuestions, 0.10}}
+	roundTwo = []int{secRecords, secRaised, secEntities, secInstructions, secErrors, secCommands, secQuestions}
 	// fullOrder are the sections whose items have a short form, in the
 	// order Render restores their full forms.
 	fullOrder = []int{secInstructions, secErrors, secCommands, secQuestions}
@@ -97,6 +98,7 @@ func (d Digest) KeyPoints() []string {
 	lines := []line{
 		{"Instructions", d.Instructions, "; ", false},
 		{"Errors", d.Errors, "; ", false},
+		{"Exceptions raised", d.Raised, ", ", true},
 		{"Open questions", d.Questions, " ", false},
 		{"Files " + pathGroupVerb[groupModified], paths[groupModified], ", ", true},
 		{"Records", d.Records, "; ", true},
@@ -136,7 +138,7 @@ func (d Digest) KeyPoints() []string {
 // a previous rule-based summary in this way, as lists rather than text.
 func ParseKeyPoints(keyPoints []string) Digest {
 	var d Digest
-	lists := map[string]*[]string{"Commands": &d.Commands, "Errors": &d.Errors, "Records": &d.Records}
+	lists := map[string]*[]string{"Commands": &d.Commands, "Errors": &d.Errors, "Records": &d.Records, "Exceptions raised": &d.Raised}
 	for g, l := range d.pathLists() {
 		lists["Files "+pathGroupVerb[g]] = l
 	}
@@ -181,12 +183,14 @@ func (d Digest) Render(maxTokens int, count func(string) int) string {
 //     within maxTokens or, when indexTokens > 0, within indexTokens and
 //     what maxTokens leaves beside a reserve for the records, instructions
 //     and errors (up to a third of it), the records (identifiers tools
-//     returned) after the paths in the same room; when
+//     returned) and the names of the exceptions raised after the paths in
+//     the same room; when
 //     they do not all fit, the paths another path holds ("src" beside
 //     "src/a.py") go first, then the oldest of each group, and a note says
 //     how many are left out and that the recall tool finds them;
-//  3. the records (the identifiers business tools returned), the
-//     entities (identifiers) not already shown as paths, the
+//  3. the records (the identifiers business tools returned), the names
+//     of the exceptions raised, the entities (identifiers) not already
+//     shown as paths, the
 //     instructions, errors, commands (failed first) and open questions,
 //     in short form (a command's head and status, an error's name, place
 //     and head of message), each first within a share of the room left,
@@ -205,6 +209,7 @@ func (d Digest) Render(maxTokens int, count func(string) int) string {
 //	Previous summary: ...
 //	Instructions: ...; ...
 //	Errors: ValueError at foo.py:12: ...
+//	Exceptions raised: ValueError, KeyError
 //	Open questions: ...
 //	Files modified: a.go | read: b.go c.go | searched: src | listed: pkg | tested: tests/test_x.py::test_y | run: repro.py | mentioned: d.go
 //	Records: cancel_reservation: reservation HATHAU, HAT136, HAT039; ...
@@ -234,9 +239,11 @@ func (d Digest) RenderIndexed(maxTokens, indexTokens int, count func(string) int
 	}
 	f.placeIndex(header, share+indexTokens)
 	if indexTokens > 0 {
-		// The identifiers tools returned share the index's room.
+		// The identifiers tools returned and the exceptions raised share
+		// the index's room.
 		f.max = share + indexTokens
 		f.fill(secRecords, 0)
+		f.fill(secRaised, 0)
 	}
 	// The index grows the summary by what it takes beyond its share.
 	f.max = maxTokens + min(indexTokens, max(0, f.used-share))
@@ -265,7 +272,7 @@ func (d Digest) RenderIndexed(maxTokens, indexTokens int, count func(string) int
 // of room.
 func (f *digestFit) reserve(room int) int {
 	need := 0
-	for _, sec := range []int{secRecords, secInstructions, secErrors} {
+	for _, sec := range []int{secRecords, secRaised, secInstructions, secErrors} {
 		if len(f.items[sec]) > 0 {
 			need += f.count(sectionLabel[sec]+": ") + 1
 		}
@@ -383,6 +390,7 @@ func newDigestFit(d Digest, max int, count func(string) int) *digestFit {
 	f := &digestFit{paths: withoutRepeats(d.paths()), max: max, count: count}
 	f.items[secInstructions] = d.Instructions
 	f.items[secErrors] = d.Errors
+	f.items[secRaised] = d.Raised
 	f.items[secQuestions] = d.Questions
 	f.items[secCommands] = d.Commands
 	f.items[secRecords] = d.Records

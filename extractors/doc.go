@@ -131,7 +131,8 @@
 // every other path of the arguments by internal/callpaths, the definition
 // the evaluation measures), commands with their status ("pytest tests/x.py
 // (exit 1)"; plain reads and writes are in the path lists), errors
-// (exceptions with location, failed tests), the user's instructions and
+// (exceptions with location, failed tests; the names of the exceptions
+// raised are kept apart, longer), the user's instructions and
 // decisions (sentences with "remember", "must", "never", "always", "don't",
 // "should", "only", "please", "decided", "we will", "make sure", "instead
 // of", ...; [Instructions]) as standing orders, the task's first, the
