@@ -2,6 +2,7 @@ package extractors
 
 import (
 	"slices"
+	"strings"
 )
 
 // The file index of a rendered digest: every path of the summarized calls
@@ -99,5 +100,37 @@ func withoutRepeats(groups [numPathGroups][]string) [numPathGroups][]string {
 func byDirectory(paths []string) []string {
 	out := slices.Clone(paths)
 	slices.Sort(out)
+	return out
+}
+
+// distinctRecords returns the records (most recent first) as the rendered
+// digest shows them: a successful call's record with only the identifiers
+// no more recent record shows ("get_user_details: mia_li_3668, ..." once,
+// not in every later lookup), left out when none is left; a failed call's
+// record whole. Each identifier stays findable in the most recent record
+// that names it. A new slice.
+func distinctRecords(records []string) []string {
+	seen := map[string]bool{}
+	out := make([]string, 0, len(records))
+	for _, r := range records {
+		tool, list, ok := strings.Cut(r, ": ")
+		if !ok || strings.HasSuffix(r, " (error)") {
+			out = append(out, r)
+			for _, id := range strings.Split(strings.TrimSuffix(list, " (error)"), ", ") {
+				seen[id] = true
+			}
+			continue
+		}
+		var fresh []string
+		for _, id := range strings.Split(list, ", ") {
+			if !seen[id] || strings.HasPrefix(id, "+") {
+				seen[id] = true
+				fresh = append(fresh, id)
+			}
+		}
+		if len(fresh) > 0 && !(len(fresh) == 1 && strings.HasPrefix(fresh[0], "+")) {
+			out = append(out, tool+": "+strings.Join(fresh, ", "))
+		}
+	}
 	return out
 }

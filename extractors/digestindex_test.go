@@ -181,3 +181,21 @@ func TestDigestRaisedOutlivesErrors(t *testing.T) {
 		assert.Contains(t, out, n)
 	}
 }
+
+func TestDistinctRecords(t *testing.T) {
+	in := []string{
+		"get_reservation_details: HAT130, credit_card_5417084, 9HBUV8, mohamed_5188",
+		"cancel_reservation: HAT130, 9HBUV8 (error)",
+		"get_reservation_details: HAT285, credit_card_5417084, D1EW9B, mohamed_5188",
+		"get_user_details: credit_card_5417084, mohamed_5188",
+		"search_flights: HAT001, +4 more",
+		"search_flights: HAT001, +2 more",
+	}
+	assert.Equal(t, []string{
+		"get_reservation_details: HAT130, credit_card_5417084, 9HBUV8, mohamed_5188",
+		"cancel_reservation: HAT130, 9HBUV8 (error)",
+		"get_reservation_details: HAT285, D1EW9B",
+		"search_flights: HAT001, +4 more",
+	}, distinctRecords(in), "each identifier once, in the most recent record; failures whole")
+	assert.Equal(t, "get_user_details: credit_card_5417084, mohamed_5188", in[3], "not modified")
+}

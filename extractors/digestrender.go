@@ -393,7 +393,7 @@ func newDigestFit(d Digest, max int, count func(string) int) *digestFit {
 	f.items[secRaised] = d.Raised
 	f.items[secQuestions] = d.Questions
 	f.items[secCommands] = d.Commands
-	f.items[secRecords] = d.Records
+	f.items[secRecords] = distinctRecords(d.Records)
 	isPath := map[string]bool{}
 	for _, l := range f.paths {
 		for _, p := range l {
