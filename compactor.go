@@ -57,7 +57,7 @@ func New(opts ...Option) (*Compactor, error) {
 	if o.priorities == nil {
 		c.o.priorities = DefaultPriorities()
 	}
-	c.rule = RuleSummarizer(c.registry)
+	c.rule = ruleSummarizer(c.registry, c.IndexCap())
 	switch {
 	case o.summarizer != nil:
 		c.summarizer = o.summarizer
@@ -204,7 +204,8 @@ func (c *Compactor) Counter() *budget.TokenCounter { return c.counter }
 func (c *Compactor) Extractors() *extractors.Registry { return c.registry }
 
 // SummaryCap returns the cap of one summary in tokens:
-// min(maxSummaryTokens, 10% of the available budget), at least 1.
+// min(maxSummaryTokens, 10% of the available budget), at least 1. The
+// engine's rule-based summaries may add IndexCap for their file index.
 func (c *Compactor) SummaryCap() int {
 	return max(1, min(c.o.maxSummaryTokens, c.budget/10))
 }

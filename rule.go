@@ -18,7 +18,11 @@ const maxContextItems = 50
 // questions), folding in the previous summary's entities, fitted to the
 // request's MaxTokens by priority. It is deterministic, makes no calls, and
 // never fails. A nil reg means extractors.Default().
-func RuleSummarizer(reg *extractors.Registry) Summarizer {
+func RuleSummarizer(reg *extractors.Registry) Summarizer { return ruleSummarizer(reg, 0) }
+
+// ruleSummarizer is RuleSummarizer whose file index may take up to
+// indexTokens beyond the request's MaxTokens (see Compactor.IndexCap).
+func ruleSummarizer(reg *extractors.Registry, indexTokens int) Summarizer {
 	if reg == nil {
 		reg = extractors.Default()
 	}
@@ -36,7 +40,7 @@ func RuleSummarizer(reg *extractors.Registry) Summarizer {
 		if count == nil {
 			count = func(s string) int { return len(s)/3 + 1 }
 		}
-		text := d.Render(req.MaxTokens, count)
+		text := d.RenderIndexed(req.MaxTokens, indexTokens, count)
 		if text == "" {
 			text = "(earlier messages omitted)"
 		}

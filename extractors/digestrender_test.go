@@ -26,14 +26,14 @@ func TestRender(t *testing.T) {
 		"Instructions: Remember to keep the API stable.\n"+
 		"Errors: ValueError at foo.py:12: bad\n"+
 		"Open questions: Why does it fail?\n"+
-		"Files modified: a.go, b.go | read: c.go, d.go, e.go\n"+
+		"Files modified: a.go b.go | read: c.go d.go e.go\n"+
 		"Commands: pytest tests/test_x.py (exit 1); ls (ok)\n"+
 		"Entities: ValueError", full, "the entities shown as paths are not repeated")
 	// Under a tight budget the paths and identifiers go last: here the
 	// instructions, errors, commands and questions go first.
 	tight := d.Render(55, nil)
 	assert.LessOrEqual(t, estimateTokens(tight), 55)
-	assert.Contains(t, tight, "Files modified: a.go, b.go | read: c.go, d.go, e.go")
+	assert.Contains(t, tight, "Files modified: a.go b.go | read: c.go d.go e.go")
 	assert.Contains(t, tight, "Entities: ValueError")
 	assert.NotContains(t, tight, "Instructions")
 	assert.NotContains(t, tight, "Previous summary")
@@ -41,7 +41,7 @@ func TestRender(t *testing.T) {
 	// previous summary.
 	mid := d.Render(80, nil)
 	assert.LessOrEqual(t, estimateTokens(mid), 80)
-	assert.Contains(t, mid, "Files modified: a.go, b.go | read: c.go, d.go, e.go")
+	assert.Contains(t, mid, "Files modified: a.go b.go | read: c.go d.go e.go")
 	assert.Contains(t, mid, "Instructions: Remember")
 	assert.Contains(t, mid, "ValueError at foo.py:12")
 	assert.NotContains(t, mid, "Previous summary")
@@ -69,7 +69,7 @@ func TestKeyPoints(t *testing.T) {
 	many := Digest{Commands: strings.Split("a b c d e f g h i j k l m n", " "), FilesRead: strings.Split("a b c d e f g h i j k l m n", " ")}
 	assert.Equal(t, []string{"Commands: a; b; c; d; e; f; g; h; i; j; k; l; +2 more", "Files read: a, b, c, d, e, f, g, h, i, j, k, l, m, n"}, many.KeyPoints(),
 		"a line of paths holds every path")
-	long := Digest{FilesSearched: strings.Split(strings.Repeat("pkg/some/long/path/file.go ", 100), " ")[:100]}
+	long := Digest{FilesSearched: strings.Split(strings.Repeat("pkg/some/long/path/file.go ", 1000), " ")[:1000]}
 	kp := long.KeyPoints()
 	require.Len(t, kp, 1)
 	assert.LessOrEqual(t, len(kp[0]), maxKeyPointBytes+64)

@@ -141,7 +141,8 @@
 // every other path of the arguments by internal/callpaths, the definition
 // the evaluation measures), commands with their status ("pytest tests/x.py
 // (exit 1)"; plain reads and writes are in the path lists), errors
-// (exceptions with location, failed tests), the user's instructions and
+// (exceptions with location, failed tests; the names of the exceptions
+// raised are kept apart, longer), the user's instructions and
 // decisions (sentences with "remember", "must", "never", "always", "don't",
 // "should", "only", "please", "decided", "we will", "make sure", "instead
 // of", ...; [Instructions]) as standing orders, the task's first, the
@@ -155,15 +156,22 @@
 // Digest.FilesMentioned.
 //
 // [Digest.Render] fits a token cap by priority, never by cutting the tail,
-// and paths and identifiers go last: the header, then every path on one
-// line (when they alone overflow, the oldest go and "+N more paths" says
-// how many), the entities, then short forms of the instructions, errors,
-// commands and open questions (a first round gives each a share of the room
-// left so that no single category crowds out the others, a second hands out
-// what is left in priority order), the previous narrative (shortened), and
-// the items' full forms last; a final check against the caller's counter
-// shrinks the full forms, the narrative, then the least important items
-// until the text fits. [Digest.KeyPoints] gives one line per category, the
-// lines of paths holding every path (the rule-based summarizer carries the
-// chain through them).
+// and paths and identifiers go last: the header, then the file index
+// (every path on one line, grouped by what was done, each written whole as
+// the call wrote it so that a substring search finds it, those of one
+// directory side by side; when they overflow, the paths another path holds
+// go first, then the oldest, and "+N more paths (recall finds them by
+// name)" says how many), the entities, then short forms of the
+// instructions, errors, commands and open questions (a first round gives
+// each a share of the room left so that no single category crowds out the
+// others, a second hands out what is left in priority order), the previous
+// narrative (shortened), and the items' full forms last; a final check
+// against the caller's counter shrinks the full forms, the narrative, then
+// the least important items until the text fits. [Digest.RenderIndexed]
+// lets the file index of a long run take room beyond the cap (the engine
+// gives its rule-based summaries Compactor.IndexCap), keeping part of the
+// cap for the records, instructions and errors. [Digest.KeyPoints] gives
+// one line per category, the lines of paths holding every path, a few
+// hundred of a long run (the rule-based summarizer carries the chain
+// through them).
 package extractors

@@ -91,6 +91,30 @@ func ExampleRegistry_Digest() {
 	// Entities: write_file, TestParse, bash
 }
 
+// A long run: the file index lists every path the calls named, nested
+// arguments too (Moatless' ViewCode), each whole; with no room for them
+// all, the oldest go and a note counts them and says how to find them.
+func ExampleDigest_RenderIndexed() {
+	var msgs []llms.MessageContent
+	for i := 0; i < 6; i++ {
+		id := fmt.Sprint("c", i)
+		args := fmt.Sprintf(`{"files": [{"file_path": "django/db/models/f%d.py", "start_line": 1}]}`, i)
+		msgs = append(msgs,
+			llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{llms.ToolCall{ID: id, Type: "function",
+				FunctionCall: &llms.FunctionCall{Name: "ViewCode", Arguments: args}}}},
+			llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: id, Content: "class A:\n    pass"}}})
+	}
+	d := extractors.Default().Digest(msgs, extractors.Digest{})
+	fmt.Println(d.RenderIndexed(50, 40, nil))
+	fmt.Println(d.RenderIndexed(30, 40, nil))
+	// Output:
+	// Summary of 12 earlier messages (6 tool calls).
+	// Files read: django/db/models/f0.py django/db/models/f1.py django/db/models/f2.py django/db/models/f3.py django/db/models/f4.py django/db/models/f5.py
+	// Entities: A, ViewCode
+	// Summary of 12 earlier messages (6 tool calls).
+	// Files read: django/db/models/f2.py django/db/models/f3.py django/db/models/f4.py django/db/models/f5.py | +2 more paths (recall finds them by name)
+}
+
 // A business tool nobody registered: the generic extractor names the JSON
 // output by its identifier and keeps every id it returned.
 func ExampleDefault_businessTool() {

@@ -68,7 +68,7 @@ func FuzzExtract(f *testing.F) {
 }
 
 // FuzzDigest checks Digest and Render on arbitrary conversations: no
-// panic, Render never over budget, valid UTF-8, and with room enough every
+// panic, Render and RenderIndexed never over budget, valid UTF-8, and with room enough every
 // path the call names (internal/callpaths) that no secret touches is in the
 // text.
 func FuzzDigest(f *testing.F) {
@@ -95,6 +95,9 @@ func FuzzDigest(f *testing.F) {
 		}
 		if !utf8.ValidString(r) {
 			t.Fatal("render not valid UTF-8")
+		}
+		if ri := d.RenderIndexed(budget, budget/2, nil); len(ri)/3+1 > budget+max(0, budget/2) && ri != "" {
+			t.Fatalf("indexed render of %d tokens over budget %d+%d", len(ri)/3+1, budget, budget/2)
 		}
 		for _, kp := range d.KeyPoints() {
 			if strings.Contains(kp, "\n") {

@@ -10,72 +10,14 @@ import (
 	"testing"
 
 	"github.com/agentcompact/compact/budget"
-	"github.com/agentcompact/compact/internal/shellwords"
+	"github.com/agentcompact/compact/internal/callpaths"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-var (
-	// measurePathRe: a word that looks like a file path.
-	measurePathRe = regexp.MustCompile(`^[A-Za-z0-9_./~+-]+$`)
-	measureExtRe  = regexp.MustCompile(`\.[A-Za-z][A-Za-z0-9]{0,5}$`)
-	// measureExcRe: an exception name opening a line (traceback last line,
-	// pytest "E   " lines), followed by ":" or the end of the line.
-	measureExcRe = regexp.MustCompile(`(?m)^(?:E\s+)?((?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(?:Error|Exception))(?::|\s*$)`)
-	// patternFirst are commands whose first operand is a pattern or script,
-	// not a file.
-	patternFirst = map[string]bool{"sed": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "awk": true, "perl": true, "ag": true}
-)
-
-// namedPaths returns the file paths a call names: path-like arguments of
-// its JSON (path, file_path, filename, file_name) and, for shell commands,
-// the file operands of every simple command (patterns and sed expressions
-// excluded) and redirection targets. Here-document bodies and inline code
-// are not looked at.
-func namedPaths(c Call) []string {
-	a := parseArgs(c.Arguments)
-	var out []string
-	for _, k := range []string{"path", "file_path", "filename", "file_name"} {
-		if v := a.str(k); v != "" && !strings.HasPrefix(v, "-") {
-			out = append(out, v)
-		}
-	}
-	if normName(c.Name) != "bash" {
-		return out
-	}
-	for _, sc := range shellwords.Parse(a.str("command")) {
-		if len(sc.Args) == 0 {
-			continue
-		}
-		name := sc.Name()
-		skipped := !patternFirst[name]
-		for _, w := range sc.Args[1:] {
-			if strings.HasPrefix(w, "-") {
-				continue
-			}
-			if !skipped {
-				skipped = true
-				continue
-			}
-			if isMeasurePath(w) {
-				out = append(out, w)
-			}
-		}
-		for _, r := range sc.Redirections {
-			if r.Op != "<<" && isMeasurePath(r.Target) && r.Target != "/dev/null" {
-				out = append(out, r.Target)
-			}
-		}
-	}
-	return dedupeStrings(out)
-}
-
-func isMeasurePath(w string) bool {
-	if len(w) < 3 || !measurePathRe.MatchString(w) || strings.Contains(w, "://") || strings.Contains(w, "..") && !strings.HasPrefix(w, "..") {
-		return false
-	}
-	return strings.Contains(w, "/") || measureExtRe.MatchString(w)
-}
+// measureExcRe: an exception name opening a line (traceback last line,
+// pytest "E   " lines), followed by ":" or the end of the line.
+var measureExcRe = regexp.MustCompile(`(?m)^(?:E\s+)?((?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(?:Error|Exception))(?::|\s*$)`)
 
 // raisedExceptions returns the distinct exception names opening a line of
 // out.
@@ -238,7 +180,7 @@ func (m *corpusMeasure) add(name string, c corpusCall, line, digest string) {
 			m.missedIDs = append(m.missedIDs, fmt.Sprintf("%s %s in %s", name, id, line))
 		}
 	}
-	for _, p := range namedPaths(c.call) {
+	for _, p := range dedupeStrings(callpaths.Call(c.call.Name, c.call.Arguments)) {
 		sm.paths++
 		in := ta == tb || strings.Contains(kept, p) // an output kept whole keeps its call beside it
 		if in {

@@ -15,6 +15,9 @@ func readExtract(call Call, output string) ToolSummary {
 	a := parseArgs(call.Arguments)
 	env := unwrap(output)
 	p := a.str(pathKeys...)
+	if p == "" && a.m != nil && a.str("command") == "" {
+		p = namedPath(call)
+	}
 	if p == "" && a.m == nil {
 		p = strings.TrimSpace(firstLine(a.raw))
 	}

@@ -40,8 +40,13 @@ var factDefinitions = [numFactKinds]string{
 	"**File paths of tool calls.** For shell tools (`bash`, `sh`, `shell`, `execute_bash`, `run_command`, `terminal`): " +
 		"the words of the command (quote-aware, heredoc bodies skipped) that contain a `/` or end in a common file extension, " +
 		"excluding options, URLs, globs, variables, `cd` targets, `/dev/*`, the pattern or script argument of grep/sed/awk/perl, " +
-		"the code of `python -c`, and `echo`/`printf` arguments; redirection targets count. For other tools: the values of the " +
-		"arguments `path`, `file_path`, `file`, `filename`, `file_name`, `open_file`, `dir`. Leading `./` and trailing `/` are " +
+		"the code of `python -c`, and `echo`/`printf` arguments; redirection targets count. For every tool, at any depth of nested " +
+		"objects and arrays (Moatless' `{\"files\": [{\"file_path\": ...}]}`): the string values, alone or in arrays, of the arguments " +
+		"whose name ends in a word of a path (`path`, `paths`, `file`, `files`, `file_name`, `file_path`, `dir`, `directory`, " +
+		"`folder`: `notebook_path`, `target_file`, `open_file`, `output_dir`, ...) and are path words, and of `src`, `dst`, " +
+		"`source`, `dest`, `destination`, `target`, `root` and `file_pattern` when they look like paths (a `/` or a common file " +
+		"extension, no glob) " +
+		"(internal/callpaths, which the extractors use too). Leading `./` and trailing `/` are " +
 		"stripped; distinct paths per run. *Visible* when the path occurs as a substring anywhere in the text sent " +
 		"(message texts, tool call arguments, tool results, summaries).",
 	"**Exception names in tool outputs.** The last dotted component of an identifier ending in `Error` or `Exception` " +

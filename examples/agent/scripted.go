@@ -129,8 +129,9 @@ func offered(options []llms.CallOption, name string) bool {
 var refRe = regexp.MustCompile(`\bref:([a-z2-7]{8})\b`)
 
 // summaryReadRe finds the first file a summary lists as read ("Files read:
-// a.go, b.go" or "Files modified: x | read: a.go, b.go").
-var summaryReadRe = regexp.MustCompile(`(?m)(?:^Files read: |\| read: )([^,|\n]+)`)
+// a.go b.go" or "Files modified: x | read: a.go b.go"; a key point's list
+// is comma-separated).
+var summaryReadRe = regexp.MustCompile(`(?m)(?:^Files read: |\| read: )([^,| \n]+)`)
 
 // summarizedRead returns the first file the summary message of msgs lists
 // as read, or "".

@@ -18,3 +18,8 @@ func ExampleCall() {
 	// [lib/x.py]
 	// [tests/test_a.py]
 }
+
+func ExampleCall_nested() {
+	fmt.Println(callpaths.Call("ViewCode", `{"files": [{"file_path": "tests/model_fields/test_foreignkey.py", "start_line": 1}]}`))
+	// Output: [tests/model_fields/test_foreignkey.py]
+}
