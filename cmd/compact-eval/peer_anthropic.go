@@ -27,6 +27,8 @@ var anthropicClearDef = peerDef{
 			triggerWords(anthropicClearTrigger, anthropicClearModelWindow, w, b))
 	},
 	source: "platform.claude.com/docs/en/build-with-claude/context-editing (configuration options: trigger default 100,000 input tokens, keep default 3 tool uses, clear_at_least none, exclude_tools none, clear_tool_inputs false; \"clears the oldest tool results in chronological order, replacing them with placeholder text\"; applied server-side, the client keeps the full history); the SDK models `BetaClearToolUses20250919Edit` (anthropic-sdk-ruby)",
+	wins:   "past its trigger it sends only the last 3 tool results whole, every older one a placeholder",
+	needs:  "masking deeper into the tail (fewer recent outputs kept whole): ours keeps each masked output's key facts and a ref",
 	gaps:   "the placeholder's exact text is not public (`[cleared]` used); the server's own tokenizer and the tool definitions' tokens are not known (the shared tokenizer counts the messages)",
 	newRun: func(env peerEnv) peerPolicy {
 		t, _ := scaledTrigger(anthropicClearTrigger, anthropicClearModelWindow, env.window, env.budget)

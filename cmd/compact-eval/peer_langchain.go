@@ -44,6 +44,8 @@ var langchainSummarizationDef = peerDef{
 			triggerWords(lcSummaryTrigger, lcSummaryModelWindow, w, b))
 	},
 	source:     "`langchain-ai/langchain` `libs/langchain_v1/langchain/agents/middleware/summarization.py` (`_DEFAULT_MESSAGES_TO_KEEP = 20`, `_DEFAULT_TRIM_TOKEN_LIMIT = 4000`, `_build_new_messages`, `_find_safe_cutoff_point`; read at d13823043d84 and later revisions quoted in the code index); no default trigger (`trigger=None` never summarizes), so the trigger of the docs' example: `trigger={\"tokens\": 4000}, keep={\"messages\": 20}` with `gpt-4o-mini` (langchain-ai/docs PR 1550, `src/oss/langchain/context-engineering.mdx`)",
+	wins:       "past its trigger it keeps only the last 20 messages and one summary, whatever their size",
+	needs:      "a smaller verbatim tail: ours keeps the task, the most recent user message and whole recent rounds verbatim, and masks old outputs to their key facts rather than dropping them",
 	gaps:       "the summary prompt's wording (`DEFAULT_SUMMARY_PROMPT`) does not reach the offline summarizer, whose reply ignores the prompt",
 	summarizes: true,
 	newRun:     func(env peerEnv) peerPolicy { return &lcSummarization{env: env} },
@@ -91,6 +93,8 @@ var langchainClearDef = peerDef{
 			triggerWords(lcClearTrigger, lcClearModelWindow, w, b))
 	},
 	source: "`langchain-ai/langchain` `libs/langchain_v1/langchain/agents/middleware/context_editing.py` at 925aa15fb98e (`ClearToolUsesEdit`: `trigger: int = 100_000`, `clear_at_least: int = 0`, `keep: int = 3`, `DEFAULT_TOOL_PLACEHOLDER = \"[cleared]\"`; `token_count_method=\"approximate\"`; edits a deep copy in `wrap_model_call`); reference.langchain.com `ClearToolUsesEdit`",
+	wins:   "past its trigger it sends only the last 3 tool results whole, every older one a one-word placeholder",
+	needs:  "masking deeper into the tail (fewer recent outputs kept whole): ours keeps each masked output's key facts and a ref",
 	gaps:   "none known for the defaults; a tool result is one `ToolCallResponse` part (LangChain's `ToolMessage`)",
 	newRun: func(env peerEnv) peerPolicy {
 		return &clearToolUses{

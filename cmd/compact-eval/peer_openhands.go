@@ -23,6 +23,8 @@ var openhandsDef = peerDef{
 		return fmt.Sprintf("max_size 240 events (one message, one event); keep_first 2; max_tokens none; on overflow of the budget (%s tokens) a condensation request keeps len/2 - 3 events of the tail", fmtInt(int64(b)))
 	},
 	source:     "`OpenHands/software-agent-sdk` `openhands-sdk/openhands/sdk/context/condenser/llm_summarizing_condenser.py` at 118402ab6c8c (`max_size: int = Field(default=240)`, `keep_first: int = Field(default=2)`, `max_tokens: None`; `_get_forgotten_events`: `events_from_tail = max_size // 2 - keep_first - 1`, or `len(view) // 2 - keep_first - 1` for a condensation request; forgetting bounds at manipulation indices; the summary at `summary_offset`); earlier SDK revisions used max_size 120, keep_first 4, and OpenHands V0 100 and 1",
+	wins:       "it condenses rarely (past 240 events or on overflow) and then forgets half of the view at once",
+	needs:      "fewer and deeper compactions",
 	gaps:       "an event is a message here (OpenHands makes one event of each action and each observation, so a message with several tool calls is several events); the summary prompt (`summarizing_prompt.j2`) does not reach the offline summarizer",
 	summarizes: true,
 	newRun:     func(env peerEnv) peerPolicy { return &openhandsCondenser{env: env} },

@@ -42,6 +42,11 @@ type peerDef struct {
 	source string
 	// gaps says what could not be reproduced.
 	gaps string
+	// wins says what in the policy makes it send less, for the report's
+	// "where a peer wins" when it does.
+	wins string
+	// needs says what our policy would need to match it there.
+	needs string
 	// summarizes reports whether the peer calls the summarizer.
 	summarizes bool
 	// newRun builds the policy of one run.

@@ -147,10 +147,19 @@ func metWord(ok bool) string {
 	return "**MISSED**"
 }
 
+// peerWin is a peer that costs less than our default at one window and
+// scope, with either provider-style cost.
+type peerWin struct {
+	w       int
+	scope   string
+	d, p    row
+	cheaper []string // "OpenAI-style $7.09 vs $7.24", ...
+}
+
 // peerWins returns, for every window and folder, the peers that cost less
-// than our default with either provider-style cost, with what they trade.
-func peerWins(ev *evaluation) []string {
-	var lines []string
+// than our default with either provider-style cost.
+func peerWins(ev *evaluation) []peerWin {
+	var out []peerWin
 	for _, w := range ev.cfg.windows {
 		for _, sc := range peerScopes(ev) {
 			d, ok := findRow(sc.rows, w, stratOursRule)
@@ -162,24 +171,61 @@ func peerWins(ev *evaluation) []string {
 				if !ok || !isPeer(s) {
 					continue
 				}
-				var cheaper []string
+				win := peerWin{w: w, scope: sc.label, d: d, p: p}
 				for _, c := range peerCosts {
 					if c.of(p) < c.of(d) {
-						cheaper = append(cheaper, fmt.Sprintf("%s %s vs %s", c.label, dollars(c.of(p)), dollars(c.of(d))))
+						win.cheaper = append(win.cheaper, fmt.Sprintf("%s %s vs %s", c.label, dollars(c.of(p)), dollars(c.of(d))))
 					}
 				}
-				if len(cheaper) == 0 {
-					continue
+				if len(win.cheaper) > 0 {
+					out = append(out, win)
 				}
-				lines = append(lines, fmt.Sprintf("- %s, %s: `%s` is cheaper (%s): it sends %s input tokens (ours %s), %s prefix-stable calls (ours %s), %.1f compactions per run (ours %.1f), %d summarizer calls (ours %d); mean retention %s vs ours %s, lowest category %s vs %s, budget violations %d vs %d.",
-					windowLabel(w), sc.label, s, strings.Join(cheaper, ", "), fmtInt(p.billed), fmtInt(d.billed),
-					pct(p.stableShare()), pct(d.stableShare()), perRunOf(p), perRunOf(d), p.sumCalls, d.sumCalls,
-					pct(p.meanRetention()), pct(d.meanRetention()), pct(p.minRetention()), pct(d.minRetention()),
-					p.budgetViolations, d.budgetViolations))
 			}
 		}
 	}
-	return lines
+	return out
+}
+
+// line describes the win with what the peer trades for it.
+func (x peerWin) line() string {
+	p, d := x.p, x.d
+	return fmt.Sprintf("- %s, %s: `%s` is cheaper (%s): it sends %s input tokens (ours %s), %s prefix-stable calls (ours %s), %.1f compactions per run (ours %.1f), %d summarizer calls (ours %d); mean retention %s vs ours %s, lowest category %s vs %s, budget violations %d vs %d.",
+		windowLabel(x.w), x.scope, p.strategy, strings.Join(x.cheaper, ", "), fmtInt(p.billed), fmtInt(d.billed),
+		pct(p.stableShare()), pct(d.stableShare()), perRunOf(p), perRunOf(d), p.sumCalls, d.sumCalls,
+		pct(p.meanRetention()), pct(d.meanRetention()), pct(p.minRetention()), pct(d.minRetention()),
+		p.budgetViolations, d.budgetViolations)
+}
+
+// peerWhy writes, per peer that wins somewhere, why (its policy's
+// mechanism, peerDef.wins), what it pays, and how much less ours would
+// have to cost there to match it.
+func peerWhy(wins []peerWin) string {
+	var b strings.Builder
+	seen := map[string]bool{}
+	for _, x := range wins {
+		if seen[x.p.strategy] {
+			continue
+		}
+		seen[x.p.strategy] = true
+		var where []string
+		need, retGap := 0.0, 1.0
+		for _, y := range wins {
+			if y.p.strategy != x.p.strategy {
+				continue
+			}
+			where = append(where, windowLabel(y.w)+" "+y.scope)
+			for _, c := range peerCosts {
+				if c.of(y.d) > 0 {
+					need = max(need, 1-c.of(y.p)/c.of(y.d))
+				}
+			}
+			retGap = min(retGap, y.d.meanRetention()-y.p.meanRetention())
+		}
+		d, _ := findPeer(x.p.strategy)
+		fmt.Fprintf(&b, "- `%s` wins at %s. Why: %s. What it pays: its mean retention is at least %.1f points under ours wherever it wins, and nothing it drops can be recalled. To match it, ours would have to cost up to %.1f%% less there: %s\n",
+			x.p.strategy, strings.Join(where, "; "), d.wins, 100*retGap, 100*need, d.needs)
+	}
+	return b.String()
 }
 
 func perRunOf(r row) float64 {
@@ -243,13 +289,16 @@ func writePeers(b *strings.Builder, ev *evaluation) {
 		fmt.Fprintf(b, "### Targets against the peers (%s window, all runs, `ours-rule` = our default)\n\n", windowLabel(targetWindow))
 		b.WriteString(strings.Join(lines, "\n") + "\n\n")
 	}
-	b.WriteString("### Where a peer wins\n\n")
-	if wins := peerWins(ev); len(wins) > 0 {
-		b.WriteString(strings.Join(wins, "\n") + "\n\n")
-	} else {
+	b.WriteString("### Where a peer wins, and why\n\n")
+	wins := peerWins(ev)
+	if len(wins) == 0 {
 		b.WriteString("No peer costs less than our default at any window or folder, with either provider-style cost.\n\n")
+		return
 	}
-	b.WriteString(peersClosing)
+	for _, x := range wins {
+		b.WriteString(x.line() + "\n")
+	}
+	b.WriteString("\n" + peerWhy(wins) + "\n")
 }
 
 // peersMethod explains how the peers are re-created and compared.
@@ -257,6 +306,3 @@ const peersMethod = "Each peer re-creates, in `cmd/compact-eval` (`peer_*.go`), 
 	"A default threshold in tokens that exceeds the budget (the window minus the reserved output, the room every strategy has) is scaled to the same share of our window as it is of the model window it was written for; one written as a share (Codex, Claude Code) is taken as that share of the budget; LangChain's `SummarizationMiddleware` has no default trigger, so the trigger of its documentation's example is used. The table says, per window, which values were scaled. " +
 	"Peers that summarize use the same offline summarizer as `ours-llm` (the engine's LLM summarizer over the scripted model, transcript requests, the summary cap of ours at the window), its calls priced like ours. Offline its reply does not depend on the prompt: the comparison measures each policy (when, what and how much it compacts, what it keeps verbatim), not the prose of a summary. " +
 	"A peer's compaction is a call whose context is not the previous call's context plus new messages. None of the peers keeps compacted originals recoverable (no recall), so their recall columns are n/a.\n\n"
-
-// peersClosing says what the measurements mean for our policy.
-const peersClosing = "Reading the lines above: a peer that replaces the whole history by one summary (Codex CLI, Claude Code) or condenses rarely (OpenHands) compacts about as seldom as ours and so keeps its prompt cache about as well; where such a peer costs less, it is because after its compaction it sends less (a summary and a few messages instead of ours' masked history and verbatim tail), and it pays in retention: what the summary does not carry is gone (no recall). To match that cost at our retention, our policy would need to send less after each compaction (a lower reset ratio, a smaller verbatim tail, or masking deeper into the tail) while keeping the facts visible through the extractor summaries and the recall tool; the frontier in \"Cost and the default policy\" shows what the reset ratio alone buys. Peers that edit old tool results on every call past a threshold (the clear-tool-uses edits, eino's reduction) or summarize whenever a small threshold is crossed (LangChain's summarization) break the cache prefix often and cost more where caching is billed.\n\n"
