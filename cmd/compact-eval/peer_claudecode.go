@@ -55,13 +55,11 @@ type claudeCodeCompaction struct {
 	env     peerEnv
 	reg     *extractors.Registry
 	history []llms.MessageContent // without the system prompt
-	seen    int
+	feed    feed
 }
 
 func (c *claudeCodeCompaction) context(ctx context.Context, in []llms.MessageContent) []llms.MessageContent {
-	c.seen = max(c.seen, leadingSystem(in))
-	c.history = append(c.history, in[c.seen:]...)
-	c.seen = len(in)
+	c.history = append(c.history, c.feed.next(in, true)...)
 	if c.env.counter.CountMessages(withSystem(in, c.history)) >= ccTrigger(c.env.budget) && len(c.history) > 0 {
 		sum := c.env.summarize(ctx, c.history, 0)
 		total, _ := scaledTrigger(ccFilesBudget, ccWindow, c.env.window, c.env.budget)

@@ -52,13 +52,11 @@ func codexTrigger(bud int) int { return int(codexTriggerShare * float64(bud)) }
 type codexCompaction struct {
 	env     peerEnv
 	history []llms.MessageContent // without the system prompt
-	seen    int
+	feed    feed
 }
 
 func (c *codexCompaction) context(ctx context.Context, in []llms.MessageContent) []llms.MessageContent {
-	c.seen = max(c.seen, leadingSystem(in))
-	c.history = append(c.history, in[c.seen:]...)
-	c.seen = len(in)
+	c.history = append(c.history, c.feed.next(in, true)...)
 	if c.env.counter.CountMessages(withSystem(in, c.history)) >= codexTrigger(c.env.budget) && len(c.history) > 0 {
 		sum := c.env.summarize(ctx, c.history, 0)
 		limit, _ := scaledTrigger(codexUserMessageMax, codexUserModelWindow, c.env.window, c.env.budget)

@@ -40,13 +40,12 @@ var einoDef = peerDef{
 type einoReduction struct {
 	env     peerEnv
 	state   []llms.MessageContent // system prompt included
-	seen    int
+	feed    feed
 	cleared int // state[:cleared] holds no round left to clear
 }
 
 func (e *einoReduction) context(_ context.Context, in []llms.MessageContent) []llms.MessageContent {
-	news := in[e.seen:]
-	e.seen = len(in)
+	news := e.feed.next(in, false)
 	for _, r := range toolResults(news) {
 		if n := len(r.resp.Content); n > einoMaxLengthForTrunc {
 			news = replaceResults(news, []toolResultRef{r}, func(r toolResultRef) string {

@@ -56,13 +56,11 @@ var langchainSummarizationDef = peerDef{
 type lcSummarization struct {
 	env   peerEnv
 	state []llms.MessageContent // the agent state's messages (no system prompt)
-	seen  int                   // messages of the conversation appended to state
+	feed  feed
 }
 
 func (s *lcSummarization) context(ctx context.Context, in []llms.MessageContent) []llms.MessageContent {
-	s.seen = max(s.seen, leadingSystem(in))
-	s.state = append(s.state, in[s.seen:]...)
-	s.seen = len(in)
+	s.state = append(s.state, s.feed.next(in, true)...)
 	trigger, _ := scaledTrigger(lcSummaryTrigger, lcSummaryModelWindow, s.env.window, s.env.budget)
 	if lcApproxTokens(s.state) >= trigger && len(s.state) > lcMessagesToKeep {
 		cut := safeCutBack(s.state, len(s.state)-lcMessagesToKeep)

@@ -35,12 +35,11 @@ var openhandsDef = peerDef{
 type openhandsCondenser struct {
 	env  peerEnv
 	view []llms.MessageContent // system prompt included (an event)
-	seen int
+	feed feed
 }
 
 func (o *openhandsCondenser) context(ctx context.Context, in []llms.MessageContent) []llms.MessageContent {
-	o.view = append(o.view, in[o.seen:]...)
-	o.seen = len(in)
+	o.view = append(o.view, o.feed.next(in, false)...)
 	if len(o.view) > ohMaxSize {
 		o.condense(ctx, ohMaxSize/2-ohKeepFirst-1)
 	}

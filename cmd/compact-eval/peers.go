@@ -227,6 +227,24 @@ func replaceResults(msgs []llms.MessageContent, refs []toolResultRef, text func(
 	return out
 }
 
+// feed hands a peer the messages each call adds to the conversation: a
+// peer keeps its own copy of the history, which its compactions rewrite.
+type feed struct {
+	seen int // messages of the conversation handed over
+}
+
+// next returns the messages of in not handed over yet; with skipSystem,
+// never the leading system messages (a peer that keeps the system prompt
+// apart from its history).
+func (f *feed) next(in []llms.MessageContent, skipSystem bool) []llms.MessageContent {
+	if skipSystem {
+		f.seen = max(f.seen, leadingSystem(in))
+	}
+	news := in[min(f.seen, len(in)):]
+	f.seen = len(in)
+	return news
+}
+
 // textMessage is a message of role with one text part.
 func textMessage(role llms.ChatMessageType, text string) llms.MessageContent {
 	return llms.TextParts(role, text)
