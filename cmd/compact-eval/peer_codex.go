@@ -21,7 +21,6 @@ const (
 	// the most recent user messages kept verbatim, counted as bytes/4.
 	codexUserMessageMax   = 20_000
 	codexUserModelWindow  = 272_000
-	codexNoSummary        = "(no summary available)"
 	codexTruncationMarker = "…%d tokens truncated…"
 	// codexSummaryPrefix paraphrases templates/compact/summary_prefix.md,
 	// which starts the summary message (a user message), at about its

@@ -47,6 +47,9 @@ type peerDef struct {
 	wins string
 	// needs says what our policy would need to match it there.
 	needs string
+	// recovers says how the agent gets back what the peer dropped; ""
+	// when it cannot.
+	recovers string
 	// summarizes reports whether the peer calls the summarizer.
 	summarizes bool
 	// newRun builds the policy of one run.

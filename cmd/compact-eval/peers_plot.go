@@ -19,7 +19,7 @@ func peersPlot(ev *evaluation, path string) error {
 	p.X.Label.Text = "cost with OpenAI-style caching, relative to no compaction"
 	p.Y.Label.Text = "mean fact retention at the last call (%)"
 	p.Add(plotter.NewGrid())
-	p.Legend.Top, p.Legend.Left = false, true
+	p.Legend.Top, p.Legend.Left = true, false
 	legend := map[string]bool{}
 	for wi, w := range ev.cfg.windows {
 		n, ok := findRow(ev.rows, w, stratNone)
@@ -46,6 +46,14 @@ func peersPlot(ev *evaluation, path string) error {
 				p.Legend.Add(r.strategy, ls)
 			}
 		}
+	}
+	for wi, w := range ev.cfg.windows {
+		ls, err := plotter.NewScatter(plotter.XYs{{}})
+		if err != nil {
+			return err
+		}
+		ls.GlyphStyle.Shape, ls.GlyphStyle.Radius = windowShape(wi), vg.Points(4)
+		p.Legend.Add(windowLabel(w)+" window", ls)
 	}
 	p.Y.Max = 102
 	return p.Save(8*vg.Inch, 5*vg.Inch, path)

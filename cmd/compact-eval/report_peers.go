@@ -222,8 +222,12 @@ func peerWhy(wins []peerWin) string {
 			retGap = min(retGap, y.d.meanRetention()-y.p.meanRetention())
 		}
 		d, _ := findPeer(x.p.strategy)
-		fmt.Fprintf(&b, "- `%s` wins at %s. Why: %s. What it pays: its mean retention is at least %.1f points under ours wherever it wins, and nothing it drops can be recalled. To match it, ours would have to cost up to %.1f%% less there: %s\n",
-			x.p.strategy, strings.Join(where, "; "), d.wins, 100*retGap, 100*need, d.needs)
+		recovers := "nothing it drops can be brought back by the agent"
+		if d.recovers != "" {
+			recovers = d.recovers
+		}
+		fmt.Fprintf(&b, "- `%s` wins at %s. Why: %s. What it pays: its mean retention is at least %.1f points under ours wherever it wins; %s. To match it, ours would have to cost up to %.1f%% less there; it would need %s.\n",
+			x.p.strategy, strings.Join(where, "; "), d.wins, 100*retGap, recovers, 100*need, d.needs)
 	}
 	return b.String()
 }
@@ -305,4 +309,4 @@ func writePeers(b *strings.Builder, ev *evaluation) {
 const peersMethod = "Each peer re-creates, in `cmd/compact-eval` (`peer_*.go`), the compaction policy a big agent stack ships, with its documented defaults, replayed like every strategy: same trajectories, tokenizer, budget and prices. " +
 	"A default threshold in tokens that exceeds the budget (the window minus the reserved output, the room every strategy has) is scaled to the same share of our window as it is of the model window it was written for; one written as a share (Codex, Claude Code) is taken as that share of the budget; LangChain's `SummarizationMiddleware` has no default trigger, so the trigger of its documentation's example is used. The table says, per window, which values were scaled. " +
 	"Peers that summarize use the same offline summarizer as `ours-llm` (the engine's LLM summarizer over the scripted model, transcript requests, the summary cap of ours at the window), its calls priced like ours. Offline its reply does not depend on the prompt: the comparison measures each policy (when, what and how much it compacts, what it keeps verbatim), not the prose of a summary. " +
-	"A peer's compaction is a call whose context is not the previous call's context plus new messages. None of the peers keeps compacted originals recoverable (no recall), so their recall columns are n/a.\n\n"
+	"A peer's compaction is a call whose context is not the previous call's context plus new messages. The recall columns are n/a for the peers: only eino keeps what it drops recoverable (offloaded to files its read tool reads back), which is not measured offline. The targets are checked on the runs of `-dir`: run on the held-out runs, they are the acceptance check.\n\n"
