@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -41,7 +40,7 @@ var claudeCodeDef = peerDef{
 	needs:      "to send less after each compaction (a lower reset ratio, a smaller verbatim tail), keeping the facts through the extractor summaries and the recall tool",
 	gaps:       "Claude Code is not open source: the numbers come from third-party readings of its published bundle, not from a stable public source; the file is re-attached as its last read output (Claude Code re-reads it from disk); the time-based clearing of old tool results (microcompact, after an idle gap of about an hour) is not reproduced: replays have no idle time; the summary's 9-section prompt does not reach the offline summarizer; its summarizer call is the agent's own model over the conversation, here the transcript request of `ours-llm`",
 	summarizes: true,
-	newRun:     func(env peerEnv) peerPolicy { return &claudeCodeCompaction{env: env, reg: extractors.Default()} },
+	newRun:     func(env peerEnv) peerPolicy { return newClaudeCode(env, extractors.Default()) },
 }
 
 // ccTrigger is the auto-compact threshold at budget bud.
@@ -49,24 +48,15 @@ func ccTrigger(bud int) int {
 	return bud * (ccWindow - ccOutputReserve - ccBuffer) / (ccWindow - ccOutputReserve)
 }
 
-// claudeCodeCompaction replays Claude Code's conversation: compacted for
-// good, grown by the new messages of each call.
-type claudeCodeCompaction struct {
-	env     peerEnv
-	reg     *extractors.Registry
-	history []llms.MessageContent // without the system prompt
-	feed    feed
-}
-
-func (c *claudeCodeCompaction) context(ctx context.Context, in []llms.MessageContent) []llms.MessageContent {
-	c.history = append(c.history, c.feed.next(in, true)...)
-	if c.env.counter.CountMessages(withSystem(in, c.history)) >= ccTrigger(c.env.budget) && len(c.history) > 0 {
-		sum := c.env.summarize(ctx, c.history, 0)
-		total, _ := scaledTrigger(ccFilesBudget, ccWindow, c.env.window, c.env.budget)
-		files := recentReads(c.history, c.reg, c.env.counter, total)
-		c.history = append([]llms.MessageContent{textMessage(llms.ChatMessageTypeHuman, ccSummaryPrefix+sum)}, files...)
-	}
-	return withSystem(in, c.history)
+// newClaudeCode returns Claude Code's policy at env: the whole history
+// replaced by the summary and the files read last, found with reg.
+func newClaudeCode(env peerEnv, reg *extractors.Registry) *wholeHistory {
+	total, _ := scaledTrigger(ccFilesBudget, ccWindow, env.window, env.budget)
+	return &wholeHistory{env: env, trigger: ccTrigger(env.budget),
+		rebuild: func(history []llms.MessageContent, sum string) []llms.MessageContent {
+			files := recentReads(history, reg, env.counter, total)
+			return append([]llms.MessageContent{textMessage(llms.ChatMessageTypeHuman, ccSummaryPrefix+sum)}, files...)
+		}}
 }
 
 // recentReads returns the files read in history, most recent first (at

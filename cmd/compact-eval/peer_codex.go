@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -40,29 +39,20 @@ var codexDef = peerDef{
 	needs:      "to send less after each compaction (a lower reset ratio, a smaller verbatim tail), keeping the facts through the extractor summaries and the recall tool",
 	gaps:       "Codex's compaction request is the agent's own model over the whole history (its prefix cached); here the offline summarizer gets the transcript request of `ours-llm` (8,000-token input cap), priced as ours; in the text-format trajectories (SWE-agent) tool outputs are user messages, which Codex would keep as user messages; the summary prefix is paraphrased at its length; the fallback that drops the oldest items when the compaction request itself overflows is not needed offline",
 	summarizes: true,
-	newRun:     func(env peerEnv) peerPolicy { return &codexCompaction{env: env} },
+	newRun:     func(env peerEnv) peerPolicy { return newCodex(env) },
 }
 
 // codexTrigger is auto_compact_token_limit at budget bud.
 func codexTrigger(bud int) int { return int(codexTriggerShare * float64(bud)) }
 
-// codexCompaction replays Codex's history: compacted for good, grown by
-// the new messages of each call.
-type codexCompaction struct {
-	env     peerEnv
-	history []llms.MessageContent // without the system prompt
-	feed    feed
-}
-
-func (c *codexCompaction) context(ctx context.Context, in []llms.MessageContent) []llms.MessageContent {
-	c.history = append(c.history, c.feed.next(in, true)...)
-	if c.env.counter.CountMessages(withSystem(in, c.history)) >= codexTrigger(c.env.budget) && len(c.history) > 0 {
-		sum := c.env.summarize(ctx, c.history, 0)
-		limit, _ := scaledTrigger(codexUserMessageMax, codexUserModelWindow, c.env.window, c.env.budget)
-		kept := codexUserMessages(c.history, limit)
-		c.history = append(kept, textMessage(llms.ChatMessageTypeHuman, codexSummaryPrefix+"\n"+sum))
-	}
-	return withSystem(in, c.history)
+// newCodex returns Codex's policy at env: the whole history replaced by
+// the recent user messages and the summary.
+func newCodex(env peerEnv) *wholeHistory {
+	limit, _ := scaledTrigger(codexUserMessageMax, codexUserModelWindow, env.window, env.budget)
+	return &wholeHistory{env: env, trigger: codexTrigger(env.budget),
+		rebuild: func(history []llms.MessageContent, sum string) []llms.MessageContent {
+			return append(codexUserMessages(history, limit), textMessage(llms.ChatMessageTypeHuman, codexSummaryPrefix+"\n"+sum))
+		}}
 }
 
 // codexUserMessages is build_compacted_history's selection: the text of

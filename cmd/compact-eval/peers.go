@@ -248,6 +248,26 @@ func (f *feed) next(in []llms.MessageContent, skipSystem bool) []llms.MessageCon
 	return news
 }
 
+// wholeHistory is the policy Codex CLI and Claude Code share: a history
+// of its own (the system prompt apart), grown by each call's new
+// messages; once the context reaches trigger tokens, the whole history is
+// summarized and replaced, for good, by rebuild(history, summary).
+type wholeHistory struct {
+	env     peerEnv
+	trigger int
+	rebuild func(history []llms.MessageContent, sum string) []llms.MessageContent
+	history []llms.MessageContent
+	feed    feed
+}
+
+func (h *wholeHistory) context(ctx context.Context, in []llms.MessageContent) []llms.MessageContent {
+	h.history = append(h.history, h.feed.next(in, true)...)
+	if len(h.history) > 0 && h.env.counter.CountMessages(withSystem(in, h.history)) >= h.trigger {
+		h.history = h.rebuild(h.history, h.env.summarize(ctx, h.history, 0))
+	}
+	return withSystem(in, h.history)
+}
+
 // textMessage is a message of role with one text part.
 func textMessage(role llms.ChatMessageType, text string) llms.MessageContent {
 	return llms.TextParts(role, text)

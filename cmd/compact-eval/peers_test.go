@@ -140,7 +140,7 @@ func TestCodexCompaction(t *testing.T) {
 	in := agentRun(12, 3000)
 	c := testCounter(t)
 	bud := c.CountMessages(in) + 100
-	p := &codexCompaction{env: st.env(t, 2*bud, bud)}
+	p := newCodex(st.env(t, 2*bud, bud))
 	out := p.context(context.Background(), in)
 	require.Len(t, st.asked, 1, "over 90% of the budget: compacted")
 	assert.Equal(t, []llms.MessageContent{in[0], llms.TextParts(llms.ChatMessageTypeHuman, "Do the task."),
@@ -163,7 +163,8 @@ func TestClaudeCodeCompaction(t *testing.T) {
 	c := testCounter(t)
 	bud := c.CountMessages(in)
 	assert.Equal(t, bud*167/180, ccTrigger(bud))
-	p := &claudeCodeCompaction{env: st.env(t, ccWindow, bud), reg: extractors.Default()} // the whole 50,000 for files
+	reg := extractors.Default()
+	p := newClaudeCode(st.env(t, ccWindow, bud), reg) // the whole 50,000 for files
 	out := p.context(context.Background(), in)
 	require.Len(t, st.asked, 1)
 	assert.Len(t, st.asked[0], len(in)-1, "one summary of everything")
@@ -176,7 +177,7 @@ func TestClaudeCodeCompaction(t *testing.T) {
 	assert.Contains(t, textOf(out[6]), "content of a.py v2", "a file's last read")
 	assert.NoError(t, compact.CheckToolPairs(out))
 
-	files := recentReads(in[1:], p.reg, c, 10)
+	files := recentReads(in[1:], reg, c, 10)
 	assert.Empty(t, files, "nothing fits a 10-token budget")
 	assert.Equal(t, "abc", headTokens("abc", 5, c))
 	assert.LessOrEqual(t, c.Count(headTokens(strings.Repeat("word ", 1000), 50, c)), 50)
