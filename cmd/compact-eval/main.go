@@ -66,7 +66,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	var windows, strategies string
 	fset.StringVar(&cfg.dir, "dir", defaultDirs, "folders of JSONL trajectories, comma separated (relative to the working directory); each file's source is its name up to \"__\"")
 	fset.StringVar(&windows, "windows", "16000,32000,128000", "context windows in tokens, comma separated")
-	fset.StringVar(&strategies, "strategies", strings.Join(defaultStrategies, ","), "strategies, comma separated: none, oldest-first, mask-last-N, ours-mask, ours-rule, ours-llm")
+	fset.StringVar(&strategies, "strategies", strings.Join(defaultStrategies, ","), "strategies, comma separated: none, oldest-first, mask-last-N, ours-mask, ours-rule, ours-llm (optionally :key=value tuned), ours-llm-same, and the peers "+strings.Join(peerNames(), ", "))
 	fset.StringVar(&cfg.out, "out", filepath.Join("docs", "eval"), "output folder of report.md, tokens.png, retention.png, runs.csv")
 	fset.IntVar(&cfg.workers, "workers", 2, "trajectories replayed at once")
 	fset.StringVar(&cfg.plotRun, "plot-run", "", "trajectory (file name) of the tokens-per-call plot; default: the one with the most calls")

@@ -80,10 +80,10 @@ func TestHarnessOnTestdata(t *testing.T) {
 	report, err := os.ReadFile(filepath.Join(out, "report.md"))
 	require.NoError(t, err)
 	assert.Contains(t, stdout.String(), "recall (ours, all windows): by ref 100.0% of")
-	for _, want := range []string{"Recall of the compacted originals", "- **Recall**", "**Ref tokens**", "| none | n/a |", "## Method", "`middleware.Wrap` around a recording model", "| ours-rule |", "tokens.png", "retention.png", "## Definitions", "mini-gemini3pro__django__django-10973"} {
+	for _, want := range []string{"Recall of the compacted originals", "- **Recall**", "**Ref tokens**", "| none | n/a |", "## Method", "`middleware.Wrap` around a recording model", "| ours-rule |", "tokens.png", "retention.png", "## Definitions", "## Summary (16k window, all 4 runs)", "## Peers", "peers.png", "mini-gemini3pro__django__django-10973"} {
 		assert.Contains(t, string(report), want)
 	}
-	for _, png := range []string{"tokens.png", "retention.png"} {
+	for _, png := range []string{"tokens.png", "retention.png", "peers.png"} {
 		b, err := os.ReadFile(filepath.Join(out, png))
 		require.NoError(t, err)
 		assert.True(t, bytes.HasPrefix(b, []byte("\x89PNG")), png)

@@ -21,7 +21,15 @@ func writePlots(ev *evaluation, dir string) error {
 	if err := retentionPlot(ev, filepath.Join(dir, "retention.png")); err != nil {
 		return fmt.Errorf("retention plot: %w", err)
 	}
-	return writeCostPlot(ev, dir)
+	if err := writeCostPlot(ev, dir); err != nil {
+		return err
+	}
+	if hasPeers(ev) {
+		if err := peersPlot(ev, filepath.Join(dir, "peers.png")); err != nil {
+			return fmt.Errorf("peers plot: %w", err)
+		}
+	}
+	return nil
 }
 
 // tokensPlot draws the tokens sent per call of the representative run, one

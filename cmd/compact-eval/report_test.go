@@ -45,7 +45,8 @@ func TestTargetLines(t *testing.T) {
 	lines := targetLines(ev)
 	if assert.Len(t, lines, 2) {
 		assert.NotContains(t, lines[0], "MISSED", lines[0])
-		assert.Contains(t, lines[1], "-40.0% vs none (target -60%): **MISSED**")
+		assert.Contains(t, lines[1], "input tokens -40.0% vs none;")
+		assert.NotContains(t, lines[1], "target -60%", "the -60% token target no longer applies")
 		assert.Contains(t, lines[1], "prefix-stable 90.0% (>= 95%): **MISSED**")
 		assert.Contains(t, lines[1], "vs oldest-first: mean retention 99.0% vs 80.0% at 60 vs 50 tokens: **MISSED**")
 		assert.Contains(t, lines[1], "vs mask-last-10: mean retention 99.0% vs 70.0% at 60 vs 70 tokens: met")

@@ -31,7 +31,8 @@ const (
 )
 
 // defaultStrategies is the default value of -strategies.
-var defaultStrategies = []string{stratNone, stratOldest, stratMaskPre + "10", stratOursMask, stratOursRule, stratOursLLM, stratOursLLMSame, stratOursSpec}
+var defaultStrategies = append([]string{stratNone, stratOldest, stratMaskPre + "10", stratOursMask, stratOursRule, stratOursLLM, stratOursLLMSame, stratOursSpec},
+	peerNames()...)
 
 // stratOursSpec is ours with the specification's policy (trigger 0.80,
 // reset 0.70, summary cap 500) at every window, beside the cost-aware
@@ -88,6 +89,9 @@ func newStrategy(name string, window int, env strategyEnv) (strategy, error) {
 			return strategy{}, fmt.Errorf("strategy %q: want %sN with N >= 0", name, stratMaskPre)
 		}
 		st.newRun = func(string) sender { return &maskLastN{n: n} }
+	case isPeer(name):
+		d, _ := findPeer(name)
+		return newPeerStrategy(d, window, bud, env, ref.SummaryCap())
 	case isOurs(name):
 		base, tuning, _ := strings.Cut(name, ":")
 		opts := []compact.Option{compact.WithContextWindow(window), compact.WithCounter(env.counter)}
@@ -124,7 +128,7 @@ func newStrategy(name string, window int, env strategyEnv) (strategy, error) {
 			st.newRun = func(id string) sender { return newMiddlewareSender(c, id) }
 		}
 	default:
-		return strategy{}, fmt.Errorf("unknown strategy %q (known: none, oldest-first, mask-last-N, ours-mask, ours-rule, ours-llm)", name)
+		return strategy{}, fmt.Errorf("unknown strategy %q (known: none, oldest-first, mask-last-N, ours-mask, ours-rule, ours-llm, %s)", name, strings.Join(peerNames(), ", "))
 	}
 	return st, nil
 }

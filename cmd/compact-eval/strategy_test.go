@@ -46,6 +46,11 @@ func TestNewStrategy(t *testing.T) {
 			assert.Equal(t, name, s.name)
 			assert.Equal(t, 12_000, s.budget, "the engine's budget: 16,000 minus a quarter")
 			got := s.newRun("run")
+			if isPeer(name) {
+				_, ok := got.(*peerSender)
+				assert.True(t, ok, "a peer sends through peerSender, not %T", got)
+				return
+			}
 			if want, ok := senders[name]; ok {
 				assert.Equal(t, want, got)
 				return
