@@ -85,6 +85,7 @@ type Memory struct {
 	pending    bool
 	idle       chan struct{}
 	bgErr      error
+	rt         retrieval // retrieve.go
 }
 
 var _ schema.Memory = (*Memory)(nil)
@@ -132,6 +133,7 @@ func New(c *compact.Compactor, opts ...Option) *Memory {
 	case o.workers > 0:
 		m.pool, m.own, m.async = NewPool(o.workers), true, true
 	}
+	m.setupRetrieval()
 	return m
 }
 
@@ -188,6 +190,7 @@ func (m *Memory) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 	if err != nil {
 		return nil, err
 	}
+	msgs, text = m.addRetrieved(ctx, pend, msgs, text)
 	if m.o.returnMessages {
 		return map[string]any{m.o.memoryKey: msgs}, nil
 	}

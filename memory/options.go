@@ -39,6 +39,8 @@ type options struct {
 	windowTurns    int // < 1: off
 	recall         []recall.Option
 	lease          store.LeaseTiming
+	retrievalOff   bool    // WithRetrieval(false) (retrieve.go)
+	retrievalShare float64 // WithRetrievalReserve; 0: the default
 }
 
 func defaultOptions() options {
