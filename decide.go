@@ -7,7 +7,7 @@ package compact
 // an earlier compaction, the cooldown has passed and the context grew by
 // the trigger-reset gap (hysteresis: a context that could not get down to
 // the reset ratio does not compact on every cooldown).
-func (c *Compactor) decide(st *sessionState, convLen, tokens, bud int) string {
+func (c *Compactor) decide(st *sessionState, convLen, tokens, bud int, reset float64) string {
 	ratio := float64(tokens) / float64(bud)
 	switch {
 	case ratio >= c.o.emergency:
@@ -19,7 +19,7 @@ func (c *Compactor) decide(st *sessionState, convLen, tokens, bud int) string {
 	}
 	since := convLen - st.LastCompactionLen
 	grown := tokens - st.LastCompactionTokens
-	if since >= c.o.cooldown && grown >= int((c.o.trigger-c.o.reset)*float64(bud)) {
+	if since >= c.o.cooldown && grown >= int((c.o.trigger-reset)*float64(bud)) {
 		return ReasonTrigger
 	}
 	return ""
@@ -30,12 +30,12 @@ func (c *Compactor) decide(st *sessionState, convLen, tokens, bud int) string {
 // counted more than the engine); 0 for a manual compaction ("/summarize":
 // everything outside the preserved tail and the pinned messages is masked
 // and summarized, however small the context already is).
-func (c *Compactor) target(reason string, bud int) int {
+func (c *Compactor) target(reason string, bud int, reset float64) int {
 	switch reason {
 	case ReasonOverflow:
-		return int(c.o.reset / 2 * float64(bud))
+		return int(reset / 2 * float64(bud))
 	case ReasonManual:
 		return 0
 	}
-	return int(c.o.reset * float64(bud))
+	return int(reset * float64(bud))
 }

@@ -178,6 +178,7 @@ func (m *Memory) engineAttempt(ctx context.Context, force string, pend *pendingI
 	}
 	call := m.engineCallLocked(pend, true)
 	opts := []compact.CallOption{compact.WithMessageIDs(call.ids), compact.WithOmitted(call.omitted)}
+	opts = append(opts, m.policyOptions(&call)...) // policy.go
 	sess, gen, n, ver := m.sess, m.gen, len(m.entries), m.version
 	m.mu.Unlock()
 	gate, release := store.NewSummarizeGate(m.store, m.o.sessionID, m.holder, ver, m.o.lease)

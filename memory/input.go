@@ -100,6 +100,7 @@ type pendingInput struct {
 	mc   llms.MessageContent
 	base string // its content hash
 	tok  int
+	ret  *retrievalPlan // the load's retrieval (retrieve.go), or nil
 }
 
 // newPending returns the pending input for in, counted (once: the engine

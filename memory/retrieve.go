@@ -69,10 +69,9 @@ type RetrievalStats struct {
 
 // retrieval is a Memory's retrieval state.
 type retrieval struct {
-	reserve    int // tokens reserved for retrieved messages; 0 = off
-	engineMsg  llms.MessageContent
-	engineTok  int // tokens of engineMsg: the prompt reserve plus reserve
+	reserve    int // the most tokens a load reserves for retrieved messages; 0 = off
 	mu         sync.Mutex
+	msgs       map[int]reserveMsg // engine reserve messages by retrieval room
 	stats      RetrievalStats
 	searchable store.Searcher
 }
@@ -84,9 +83,8 @@ func (m *Memory) RetrievalStats() RetrievalStats {
 	return m.rt.stats
 }
 
-// setupRetrieval sizes the reserve and builds the engine's reserve message
-// for loads that retrieve: the prompt reserve's tokens plus the reserve.
-// Requires m.c, after setupReserve.
+// setupRetrieval sizes the reserve and finds the history's search, once,
+// in New (after the mode is known).
 func (m *Memory) setupRetrieval() {
 	if m.c == nil || m.o.retrievalOff || m.async {
 		return
@@ -97,32 +95,92 @@ func (m *Memory) setupRetrieval() {
 	}
 	m.rt.reserve = int(share * float64(m.c.Budget()))
 	m.rt.searchable, _ = m.hist.(store.Searcher)
+}
+
+// retrievalPlan is what a load retrieves: the ranked hits, and the tokens
+// the engine call leaves free for them (rounded up to retrievalQuantum).
+type retrievalPlan struct {
+	hits    []store.Hit
+	reserve int
+}
+
+// retrievalQuantum rounds the tokens a load reserves, so that the engine is
+// given few distinct reserves (each a cached message).
+const retrievalQuantum = 64
+
+// planRetrieval searches the history for pend before the engine runs and
+// sizes the room the retrieved messages need (the messages out of the
+// context as of the state before this load, within the reserve), so that a
+// load that retrieves little takes little from the recent turns. The
+// outcome is counted in the stats.
+func (m *Memory) planRetrieval(ctx context.Context, pend *pendingInput) {
 	if m.rt.reserve <= 0 {
 		return
+	}
+	m.countRetrieval(func(s *RetrievalStats) { s.Loads++ })
+	query := textOf(pend.mc)
+	switch {
+	case len(store.SearchTerms(query)) == 0:
+		m.countRetrieval(func(s *RetrievalStats) { s.Empty++ })
+		return
+	case pend.tok > m.rt.reserve:
+		m.countRetrieval(func(s *RetrievalStats) { s.TooLarge++ })
+		return
+	case m.rt.searchable == nil:
+		m.countRetrieval(func(s *RetrievalStats) { s.NoSearch++ })
+		return
+	}
+	m.mu.Lock()
+	compacted := len(m.recallRefs)
+	m.mu.Unlock()
+	if compacted == 0 {
+		return // before the first compaction: nothing is out of the context
+	}
+	hits, err := m.rt.searchable.Search(ctx, query, retrievalHits)
+	if err != nil {
+		m.log.Warn("memory: retrieval search failed", "session", m.o.sessionID, "err", err)
+		m.countRetrieval(func(s *RetrievalStats) { s.Errors++ })
+		return
+	}
+	_, _, used := m.retrievedBlock(hits, m.rt.reserve)
+	if used == 0 {
+		m.countRetrieval(func(s *RetrievalStats) { s.Nothing++ })
+		return
+	}
+	q := min(m.rt.reserve, (used+retrievalQuantum-1)/retrievalQuantum*retrievalQuantum)
+	pend.ret = &retrievalPlan{hits: hits, reserve: q}
+}
+
+// reserveFor returns the reserve message of an engine call for pend (nil:
+// no input): the prompt reserve, plus the room of its retrieval if any.
+func (m *Memory) reserveFor(pend *pendingInput) (llms.MessageContent, int, bool) {
+	if pend == nil || pend.ret == nil {
+		return m.reserve, m.reserveTok, m.hasReserve
+	}
+	m.rt.mu.Lock()
+	defer m.rt.mu.Unlock()
+	if r, ok := m.rt.msgs[pend.ret.reserve]; ok {
+		return r.mc, r.tok, true
 	}
 	counter := m.c.Counter()
 	base := 0
 	if m.hasReserve {
 		base = counter.Count(textOf(m.reserve))
 	}
-	text := fillerText(counter, min(base+m.rt.reserve, m.c.Budget()))
-	m.rt.engineMsg = llms.MessageContent{Role: llms.ChatMessageTypeSystem, Parts: []llms.ContentPart{llms.TextContent{Text: text}}}
-	m.rt.engineTok = counter.CountMessage(m.rt.engineMsg)
-}
-
-// retrieves reports whether a load for pend retrieves, and so whether the
-// engine call leaves the reserve free.
-func (m *Memory) retrieves(pend *pendingInput) bool {
-	return pend != nil && m.rt.reserve > 0 && pend.tok <= m.rt.reserve && len(store.SearchTerms(textOf(pend.mc))) > 0
-}
-
-// reserveFor returns the reserve message of an engine call for pend (nil:
-// no input): with the retrieval reserve when the load retrieves.
-func (m *Memory) reserveFor(pend *pendingInput) (llms.MessageContent, int, bool) {
-	if m.retrieves(pend) {
-		return m.rt.engineMsg, m.rt.engineTok, true
+	text := fillerText(counter, min(base+pend.ret.reserve, m.c.Budget()))
+	mc := llms.MessageContent{Role: llms.ChatMessageTypeSystem, Parts: []llms.ContentPart{llms.TextContent{Text: text}}}
+	r := reserveMsg{mc: mc, tok: counter.CountMessage(mc)}
+	if m.rt.msgs == nil {
+		m.rt.msgs = map[int]reserveMsg{}
 	}
-	return m.reserve, m.reserveTok, m.hasReserve
+	m.rt.msgs[pend.ret.reserve] = r
+	return r.mc, r.tok, true
+}
+
+// reserveMsg is a cached reserve message with its tokens.
+type reserveMsg struct {
+	mc  llms.MessageContent
+	tok int
 }
 
 // count records one load's outcome.
@@ -132,38 +190,14 @@ func (m *Memory) countRetrieval(fn func(*RetrievalStats)) {
 	m.rt.mu.Unlock()
 }
 
-// addRetrieved adds the retrieved messages for pend to the context a load
-// returns (msgs in messages mode, else text); see [WithRetrieval].
-func (m *Memory) addRetrieved(ctx context.Context, pend *pendingInput, msgs []llms.ChatMessage, text string) ([]llms.ChatMessage, string) {
-	if pend == nil || m.rt.reserve <= 0 {
+// addRetrieved adds the messages retrieved for pend to the context a load
+// returns (msgs in messages mode, else text), within the room the engine
+// left; see [WithRetrieval].
+func (m *Memory) addRetrieved(pend *pendingInput, msgs []llms.ChatMessage, text string) ([]llms.ChatMessage, string) {
+	if pend == nil || pend.ret == nil {
 		return msgs, text
 	}
-	m.countRetrieval(func(s *RetrievalStats) { s.Loads++ })
-	query := textOf(pend.mc)
-	switch {
-	case len(store.SearchTerms(query)) == 0:
-		m.countRetrieval(func(s *RetrievalStats) { s.Empty++ })
-		return msgs, text
-	case pend.tok > m.rt.reserve:
-		m.countRetrieval(func(s *RetrievalStats) { s.TooLarge++ })
-		return msgs, text
-	case m.rt.searchable == nil:
-		m.countRetrieval(func(s *RetrievalStats) { s.NoSearch++ })
-		return msgs, text
-	}
-	m.mu.Lock()
-	compacted := len(m.recallRefs)
-	m.mu.Unlock()
-	if compacted == 0 {
-		return msgs, text // before the first compaction: nothing is out of the context
-	}
-	hits, err := m.rt.searchable.Search(ctx, query, retrievalHits)
-	if err != nil {
-		m.log.Warn("memory: retrieval search failed", "session", m.o.sessionID, "err", err)
-		m.countRetrieval(func(s *RetrievalStats) { s.Errors++ })
-		return msgs, text
-	}
-	block, n := m.retrievedBlock(hits)
+	block, n, _ := m.retrievedBlock(pend.ret.hits, pend.ret.reserve)
 	if n == 0 {
 		m.countRetrieval(func(s *RetrievalStats) { s.Nothing++ })
 		return msgs, text
@@ -177,8 +211,9 @@ func (m *Memory) addRetrieved(ctx context.Context, pend *pendingInput, msgs []ll
 
 // retrievedBlock picks, in rank order, the hits out of the context with
 // the other message of their turn, within the reserve, and renders them in
-// history order; n is the number of messages.
-func (m *Memory) retrievedBlock(hits []store.Hit) (string, int) {
+// history order; n is the number of messages, used the tokens they take
+// (at most room).
+func (m *Memory) retrievedBlock(hits []store.Hit, room int) (block string, n, used int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	refOf := make(map[int]string, len(m.recallRefs))
@@ -188,14 +223,14 @@ func (m *Memory) retrievedBlock(hits []store.Hit) (string, int) {
 		}
 	}
 	counter := m.c.Counter()
-	used := counter.CountMessage(llms.TextParts(llms.ChatMessageTypeHuman, RetrievedPreamble))
+	used = counter.CountMessage(llms.TextParts(llms.ChatMessageTypeHuman, RetrievedPreamble))
 	lines := map[int]string{}
 	take := func(unit []int) bool {
 		cost := 0
 		for _, p := range unit {
 			cost += counter.Count(m.retrievedLine(p, refOf[p])) + 1
 		}
-		if used+cost > m.rt.reserve {
+		if used+cost > room {
 			return false
 		}
 		used += cost
@@ -214,7 +249,7 @@ func (m *Memory) retrievedBlock(hits []store.Hit) (string, int) {
 		take([]int{h.Pos})
 	}
 	if len(lines) == 0 {
-		return "", 0
+		return "", 0, 0
 	}
 	pos := make([]int, 0, len(lines))
 	for p := range lines {
@@ -227,7 +262,7 @@ func (m *Memory) retrievedBlock(hits []store.Hit) (string, int) {
 		b.WriteByte('\n')
 		b.WriteString(lines[p])
 	}
-	return b.String(), len(pos)
+	return b.String(), len(pos), used
 }
 
 // turnUnitLocked returns the hit at p with the other message of its turn

@@ -1,0 +1,30 @@
+package memory
+
+import (
+	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/internal/msg"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// conversationSlack is how far below the trigger ratio a compaction of a
+// plain conversation aims (see policyOptions): a turn or two of room, so
+// that it does not compact on every turn.
+const conversationSlack = 0.05
+
+// policyOptions returns the engine's call options of the Memory's policy
+// for the call c: for a conversation of plain turns (no tool calls, no tool
+// messages among the messages the engine is given),
+// compact.WithConversationPolicy aiming just below the trigger ratio, so
+// that a compaction drops only the oldest whole turns and the context keeps
+// as many recent turns as a token buffer of the budget less the summary and
+// the retrieval reserve; nothing for an agent's conversation (the
+// compactor's own reset ratio). Requires m.mu.
+func (m *Memory) policyOptions(c *engineCall) []compact.CallOption {
+	for _, mc := range c.msgs[c.pre:] {
+		if mc.Role == llms.ChatMessageTypeTool || msg.HasToolCall(mc) {
+			return nil
+		}
+	}
+	trigger, reset := m.c.Trigger()
+	return []compact.CallOption{compact.WithConversationPolicy(max(reset, trigger-conversationSlack))}
+}
