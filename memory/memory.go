@@ -191,7 +191,7 @@ func (m *Memory) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 	if err != nil {
 		return nil, err
 	}
-	msgs, text = m.addRetrieved(pend, msgs, text)
+	msgs, text = m.addRetrieved(ctx, pend, msgs, text)
 	if m.o.returnMessages {
 		return map[string]any{m.o.memoryKey: msgs}, nil
 	}

@@ -41,6 +41,7 @@ type options struct {
 	lease          store.LeaseTiming
 	retrievalOff   bool    // WithRetrieval(false) (retrieve.go)
 	retrievalShare float64 // WithRetrievalReserve; 0: the default
+	turnPolicy     bool    // WithTurnPolicy (policy.go)
 }
 
 func defaultOptions() options {

@@ -20,6 +20,9 @@ const conversationSlack = 0.05
 // the retrieval reserve; nothing for an agent's conversation (the
 // compactor's own reset ratio). Requires m.mu.
 func (m *Memory) policyOptions(c *engineCall) []compact.CallOption {
+	if !m.o.turnPolicy {
+		return nil
+	}
 	for _, mc := range c.msgs[c.pre:] {
 		if mc.Role == llms.ChatMessageTypeTool || msg.HasToolCall(mc) {
 			return nil
@@ -28,3 +31,16 @@ func (m *Memory) policyOptions(c *engineCall) []compact.CallOption {
 	trigger, reset := m.c.Trigger()
 	return []compact.CallOption{compact.WithConversationPolicy(max(reset, trigger-conversationSlack))}
 }
+
+// WithTurnPolicy turns on the policy for conversations of plain turns
+// (no tool calls, no tool messages): a compaction aims just below the
+// engine's trigger ratio instead of its reset ratio, with no minimum gain,
+// and drops a human message and the AI reply after it together
+// (compact.WithConversationPolicy). The context then keeps as many recent
+// turns as a token buffer of the budget would, less the room of the summary
+// and of the retrieval reserve, and never shows a reply without the message
+// it answers. The price: a compaction every few turns once the budget is
+// full (the prefix providers cache moves with it). Agent conversations
+// (with tool rounds) keep the compactor's policy. Default false, for now:
+// the engine's own policy (reset ratio, minimum gain).
+func WithTurnPolicy(on bool) Option { return func(o *options) { o.turnPolicy = on } }

@@ -97,21 +97,17 @@ func (m *Memory) setupRetrieval() {
 	m.rt.searchable, _ = m.hist.(store.Searcher)
 }
 
-// retrievalPlan is what a load retrieves: the ranked hits, and the tokens
-// the engine call leaves free for them (rounded up to retrievalQuantum).
+// retrievalPlan is a load's retrieval: the tokens the engine call leaves
+// free for the retrieved messages.
 type retrievalPlan struct {
-	hits    []store.Hit
 	reserve int
 }
 
-// retrievalQuantum rounds the tokens a load reserves, so that the engine is
-// given few distinct reserves (each a cached message).
-const retrievalQuantum = 64
-
-// planRetrieval searches the history for pend before the engine runs and
-// sizes the room the retrieved messages need (the messages out of the
-// context as of the state before this load, within the reserve), so that a
-// load that retrieves little takes little from the recent turns. The
+// planRetrieval decides, before the engine runs, whether the load for
+// pend retrieves, and so whether the engine call leaves the reserve free:
+// it does for an input with words, at most the reserve, over a history
+// that can search. The reserve does not depend on what the search finds,
+// so that loading twice with the same input returns the same context. The
 // outcome is counted in the stats.
 func (m *Memory) planRetrieval(ctx context.Context, pend *pendingInput) {
 	if m.rt.reserve <= 0 {
@@ -130,25 +126,7 @@ func (m *Memory) planRetrieval(ctx context.Context, pend *pendingInput) {
 		m.countRetrieval(func(s *RetrievalStats) { s.NoSearch++ })
 		return
 	}
-	m.mu.Lock()
-	compacted := len(m.recallRefs)
-	m.mu.Unlock()
-	if compacted == 0 {
-		return // before the first compaction: nothing is out of the context
-	}
-	hits, err := m.rt.searchable.Search(ctx, query, retrievalHits)
-	if err != nil {
-		m.log.Warn("memory: retrieval search failed", "session", m.o.sessionID, "err", err)
-		m.countRetrieval(func(s *RetrievalStats) { s.Errors++ })
-		return
-	}
-	_, _, used := m.retrievedBlock(hits, m.rt.reserve)
-	if used == 0 {
-		m.countRetrieval(func(s *RetrievalStats) { s.Nothing++ })
-		return
-	}
-	q := min(m.rt.reserve, (used+retrievalQuantum-1)/retrievalQuantum*retrievalQuantum)
-	pend.ret = &retrievalPlan{hits: hits, reserve: q}
+	pend.ret = &retrievalPlan{reserve: m.rt.reserve}
 }
 
 // reserveFor returns the reserve message of an engine call for pend (nil:
@@ -193,11 +171,23 @@ func (m *Memory) countRetrieval(fn func(*RetrievalStats)) {
 // addRetrieved adds the messages retrieved for pend to the context a load
 // returns (msgs in messages mode, else text), within the room the engine
 // left; see [WithRetrieval].
-func (m *Memory) addRetrieved(pend *pendingInput, msgs []llms.ChatMessage, text string) ([]llms.ChatMessage, string) {
+func (m *Memory) addRetrieved(ctx context.Context, pend *pendingInput, msgs []llms.ChatMessage, text string) ([]llms.ChatMessage, string) {
 	if pend == nil || pend.ret == nil {
 		return msgs, text
 	}
-	block, n, _ := m.retrievedBlock(pend.ret.hits, pend.ret.reserve)
+	m.mu.Lock()
+	compacted := len(m.recallRefs)
+	m.mu.Unlock()
+	if compacted == 0 {
+		return msgs, text // before the first compaction: nothing is out of the context
+	}
+	hits, err := m.rt.searchable.Search(ctx, textOf(pend.mc), retrievalHits)
+	if err != nil {
+		m.log.Warn("memory: retrieval search failed", "session", m.o.sessionID, "err", err)
+		m.countRetrieval(func(s *RetrievalStats) { s.Errors++ })
+		return msgs, text
+	}
+	block, n, _ := m.retrievedBlock(hits, pend.ret.reserve)
 	if n == 0 {
 		m.countRetrieval(func(s *RetrievalStats) { s.Nothing++ })
 		return msgs, text
