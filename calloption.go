@@ -19,6 +19,8 @@ type callOptions struct {
 	sent    []llms.MessageContent
 	sentTo  llms.Model
 	reset   float64 // WithConversationPolicy (resetcall.go); 0: the compactor's
+	// wholeTurns: WithWholeTurns (resetcall.go).
+	wholeTurns bool
 }
 
 // WithLastSent tells the engine what the caller last sent to model (the

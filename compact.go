@@ -167,8 +167,8 @@ func (c *Compactor) runLocked(ctx context.Context, s *Session, in []llms.Message
 		return nil, nil, err
 	}
 	w.gate, w.sent, w.sentTo, w.reset = co.gate, co.sent, co.sentTo, co.reset
-	if w.reset > 0 {
-		w.pairTurns() // WithConversationPolicy (resetcall.go)
+	if co.wholeTurns {
+		w.pairTurns() // WithWholeTurns (resetcall.go)
 	}
 	restarted := w.apply(st, co.omitted > 0)
 	convLen := len(w.msgs) + co.omitted

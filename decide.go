@@ -10,6 +10,8 @@ package compact
 func (c *Compactor) decide(st *sessionState, convLen, tokens, bud int, reset float64) string {
 	ratio := float64(tokens) / float64(bud)
 	switch {
+	case tokens <= bud && convLen == st.LastCompactionLen && tokens == st.LastCompactionTokens:
+		return "" // unchanged since the last compaction left it within the budget (cut to it)
 	case ratio >= c.o.emergency:
 		return ReasonEmergency
 	case ratio < c.o.trigger || convLen < c.o.minMessages:

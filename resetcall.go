@@ -5,23 +5,30 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-// WithConversationPolicy sets this call's policy for a conversation of
-// plain turns (no tool rounds): its compaction aims for at most share of
-// the budget, in place of the compactor's reset ratio (see [WithTrigger]),
-// the trigger's hysteresis uses share too, the minimum gain
-// ([WithMinGain]) does not apply, and a human message with the AI reply
-// after it is one unit, dropped or kept whole, so that a reply is never
-// shown without the message it answers. memory.Memory passes it for
-// conversations without tool outputs, which then keep as many recent turns
-// as the budget allows (see the memory package's policy). share must be in
-// (0, 1]; any other value leaves the call's policy the compactor's.
-// Default: the compactor's.
+// WithConversationPolicy makes this call's compaction aim for at most
+// share of the budget, in place of the compactor's reset ratio (see
+// [WithTrigger]); the trigger's hysteresis uses share too, the minimum gain
+// ([WithMinGain]) does not apply, and the preserved tail shrinks to its
+// floor before the target is given up. memory.Memory passes it (with
+// [WithWholeTurns]) for conversations of plain turns, which then keep as
+// many recent turns as the budget allows. share must be in (0, 1]; any
+// other value keeps the compactor's reset ratio. Default: the compactor's.
 func WithConversationPolicy(share float64) CallOption {
 	return func(o *callOptions) {
 		if share > 0 && share <= 1 {
 			o.reset = share
 		}
 	}
+}
+
+// WithWholeTurns makes this call's compaction keep a human message and
+// the plain AI reply right after it together, dropped or kept as one unit,
+// so that a reply is never shown without the message it answers (the task,
+// the first human message, and the latest one stay units of their own: the
+// engine pins them). memory.Memory passes it for conversations of plain
+// turns. Default: off, each message is a unit (a tool round is one).
+func WithWholeTurns() CallOption {
+	return func(o *callOptions) { o.wholeTurns = true }
 }
 
 // resetOf returns the reset ratio in force for w's call.
@@ -40,7 +47,7 @@ func (w *work) pairTurns() {
 	w.units = w.units[:0:0]
 	for u := 0; u < len(old); u++ {
 		r := old[u]
-		if i := r[0]; r[1] == i+1 && i >= w.lead && w.msgs[i].Role == llms.ChatMessageTypeHuman && u+1 < len(old) {
+		if i := r[0]; r[1] == i+1 && i >= w.lead && i != w.first && i != w.last && w.msgs[i].Role == llms.ChatMessageTypeHuman && u+1 < len(old) {
 			if n := old[u+1]; n[1] == n[0]+1 && w.msgs[n[0]].Role == llms.ChatMessageTypeAI && !msg.HasToolCall(w.msgs[n[0]]) {
 				r[1] = n[1]
 				u++

@@ -53,6 +53,7 @@ func defaultOptions() options {
 		toolRounds:    true,
 		minWindow:     DefaultMinWindow,
 		promptReserve: -1,
+		turnPolicy:    true,
 	}
 }
 

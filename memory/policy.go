@@ -20,16 +20,16 @@ const conversationSlack = 0.05
 // the retrieval reserve; nothing for an agent's conversation (the
 // compactor's own reset ratio). Requires m.mu.
 func (m *Memory) policyOptions(c *engineCall) []compact.CallOption {
-	if !m.o.turnPolicy {
-		return nil
-	}
 	for _, mc := range c.msgs[c.pre:] {
 		if mc.Role == llms.ChatMessageTypeTool || msg.HasToolCall(mc) {
 			return nil
 		}
 	}
+	if !m.o.turnPolicy {
+		return []compact.CallOption{compact.WithWholeTurns()}
+	}
 	trigger, reset := m.c.Trigger()
-	return []compact.CallOption{compact.WithConversationPolicy(max(reset, trigger-conversationSlack))}
+	return []compact.CallOption{compact.WithWholeTurns(), compact.WithConversationPolicy(max(reset, trigger-conversationSlack))}
 }
 
 // WithTurnPolicy turns on the policy for conversations of plain turns
@@ -41,6 +41,8 @@ func (m *Memory) policyOptions(c *engineCall) []compact.CallOption {
 // and of the retrieval reserve, and never shows a reply without the message
 // it answers. The price: a compaction every few turns once the budget is
 // full (the prefix providers cache moves with it). Agent conversations
-// (with tool rounds) keep the compactor's policy. Default false, for now:
-// the engine's own policy (reset ratio, minimum gain).
+// (with tool rounds) keep the compactor's policy. Whole turns
+// (compact.WithWholeTurns) hold for plain conversations either way.
+// Default true; false gives plain conversations the compactor's own policy
+// (its reset ratio and minimum gain).
 func WithTurnPolicy(on bool) Option { return func(o *options) { o.turnPolicy = on } }
