@@ -27,6 +27,9 @@ func RuleSummarizer(reg *extractors.Registry) Summarizer {
 		if req.Extractors != nil {
 			r = req.Extractors
 		}
+		if rec, ok := conversationDigest(req); ok { // chatdigest.go
+			return rec, nil
+		}
 		var prev extractors.Digest
 		if p := req.Previous; p != nil {
 			prev = previousDigest(p)

@@ -169,6 +169,7 @@ func (m *Memory) engineAttempt(ctx context.Context, force string, pend *pendingI
 	if err := m.syncState(ctx); err != nil {
 		return nil, nil, err, false
 	}
+	m.planRetrieval(ctx, pend) // retrieve.go
 	m.mu.Lock()
 	if pend != nil {
 		if err := m.checkInputLocked(pend); err != nil {

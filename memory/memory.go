@@ -185,13 +185,12 @@ func (m *Memory) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 	var pend *pendingInput
 	if in, ok := pickInput(inputs, m.o.inputKey); ok && m.c != nil {
 		pend = m.newPending(in)
-		m.planRetrieval(ctx, pend) // retrieve.go
 	}
 	msgs, text, err := m.context(ctx, pend)
 	if err != nil {
 		return nil, err
 	}
-	msgs, text = m.addRetrieved(ctx, pend, msgs, text)
+	msgs, text = m.addRetrieved(pend, msgs, text) // retrieve.go
 	if m.o.returnMessages {
 		return map[string]any{m.o.memoryKey: msgs}, nil
 	}

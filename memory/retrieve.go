@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -97,36 +98,102 @@ func (m *Memory) setupRetrieval() {
 	m.rt.searchable, _ = m.hist.(store.Searcher)
 }
 
-// retrievalPlan is a load's retrieval: the tokens the engine call leaves
-// free for the retrieved messages.
+// retrievalPlan is a load's retrieval: the ranked hits, the tokens the
+// engine call leaves free for them, and why nothing is retrieved (one of
+// the skip reasons, "" when something may be).
 type retrievalPlan struct {
+	hits    []store.Hit
 	reserve int
+	skip    string
 }
 
-// planRetrieval decides, before the engine runs, whether the load for
-// pend retrieves, and so whether the engine call leaves the reserve free:
-// it does for an input with words, at most the reserve, over a history
-// that can search. The reserve does not depend on what the search finds,
-// so that loading twice with the same input returns the same context. The
-// outcome is counted in the stats.
+// The reasons a load retrieves nothing, counted in RetrievalStats.
+const (
+	skipEmpty    = "empty"
+	skipTooLarge = "too large"
+	skipNoSearch = "no search"
+	skipError    = "error"
+)
+
+// retrievalQuantum rounds the tokens a load reserves, so that the engine is
+// given few distinct reserves (each a cached message).
+const retrievalQuantum = 32
+
+// planRetrieval, run by each engine attempt of a load once the history is
+// read, searches the history for pend and sizes the room the engine leaves
+// for the retrieved messages: the turns among the best matches that a
+// compacted context may have taken out (see bufferCutLocked), within the
+// reserve. It
+// depends on the history and the input only, not on the compaction state,
+// so that loading twice with the same input returns the same context; a
+// conversation that a token buffer would hold whole reserves nothing (and
+// so compacts no earlier than without retrieval).
 func (m *Memory) planRetrieval(ctx context.Context, pend *pendingInput) {
-	if m.rt.reserve <= 0 {
+	if pend == nil || m.rt.reserve <= 0 {
 		return
 	}
-	m.countRetrieval(func(s *RetrievalStats) { s.Loads++ })
 	query := textOf(pend.mc)
+	p := &retrievalPlan{}
+	pend.ret = p
 	switch {
 	case len(store.SearchTerms(query)) == 0:
-		m.countRetrieval(func(s *RetrievalStats) { s.Empty++ })
+		p.skip = skipEmpty
 		return
 	case pend.tok > m.rt.reserve:
-		m.countRetrieval(func(s *RetrievalStats) { s.TooLarge++ })
+		p.skip = skipTooLarge
 		return
 	case m.rt.searchable == nil:
-		m.countRetrieval(func(s *RetrievalStats) { s.NoSearch++ })
+		p.skip = skipNoSearch
 		return
 	}
-	pend.ret = &retrievalPlan{reserve: m.rt.reserve}
+	hits, err := m.rt.searchable.Search(ctx, query, retrievalHits)
+	if err != nil {
+		m.log.Warn("memory: retrieval search failed", "session", m.o.sessionID, "err", err)
+		p.skip = skipError
+		return
+	}
+	p.hits = hits
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	cut := m.bufferCutLocked(pend)
+	older := make(map[int]string, cut)
+	for i := 0; i < cut; i++ {
+		older[i] = "-"
+	}
+	_, _, used := m.retrievedBlockLocked(p, older, m.rt.reserve)
+	if used > 0 {
+		p.reserve = min(m.rt.reserve, (used+retrievalQuantum-1)/retrievalQuantum*retrievalQuantum)
+	}
+}
+
+// bufferCutLocked returns the first history position of the recent turns
+// a compacted context of this budget keeps at least, once it keeps a
+// summary and the retrieval reserve: the positions before it are those it
+// may have taken out of the context. With no compaction needed (the whole
+// history fits the budget beside the input), it is 0.
+func (m *Memory) bufferCutLocked(pend *pendingInput) int {
+	full := m.c.Budget() - budget.ReplyPriming - m.reserveTok - pend.tok
+	if cut := m.cutAtLocked(full); cut == 0 {
+		return 0
+	}
+	trigger, _ := m.c.Trigger()
+	return m.cutAtLocked(int((trigger-conversationSlack)*float64(m.c.Budget())) - m.c.SummaryCap() - m.rt.reserve - m.reserveTok - pend.tok)
+}
+
+// cutAtLocked returns the first position of the longest suffix of the
+// history whose messages fit room tokens.
+func (m *Memory) cutAtLocked(room int) int {
+	counter := m.c.Counter()
+	for i := len(m.entries) - 1; i >= 0; i-- {
+		e := &m.entries[i]
+		if e.tok < 0 {
+			e.tok = counter.CountMessage(e.mc)
+		}
+		if room -= e.tok; room < 0 {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // reserveFor returns the reserve message of an engine call for pend (nil:
@@ -169,71 +236,81 @@ func (m *Memory) countRetrieval(fn func(*RetrievalStats)) {
 }
 
 // addRetrieved adds the messages retrieved for pend to the context a load
-// returns (msgs in messages mode, else text), within the room the engine
-// left; see [WithRetrieval].
-func (m *Memory) addRetrieved(ctx context.Context, pend *pendingInput, msgs []llms.ChatMessage, text string) ([]llms.ChatMessage, string) {
+// returns (msgs in messages mode, else text): among the hits of its plan,
+// those out of the context now, within the room the engine left; see
+// [WithRetrieval]. It counts the load in the stats.
+func (m *Memory) addRetrieved(pend *pendingInput, msgs []llms.ChatMessage, text string) ([]llms.ChatMessage, string) {
 	if pend == nil || pend.ret == nil {
 		return msgs, text
 	}
-	m.mu.Lock()
-	compacted := len(m.recallRefs)
-	m.mu.Unlock()
-	if compacted == 0 {
-		return msgs, text // before the first compaction: nothing is out of the context
+	p := pend.ret
+	block, n := "", 0
+	if p.skip == "" && p.reserve > 0 {
+		m.mu.Lock()
+		out := make(map[int]string, len(m.recallRefs))
+		for ref, pos := range m.recallRefs {
+			if pos < len(m.entries) {
+				out[pos] = ref
+			}
+		}
+		block, n, _ = m.retrievedBlockLocked(p, out, p.reserve)
+		m.mu.Unlock()
 	}
-	hits, err := m.rt.searchable.Search(ctx, textOf(pend.mc), retrievalHits)
-	if err != nil {
-		m.log.Warn("memory: retrieval search failed", "session", m.o.sessionID, "err", err)
-		m.countRetrieval(func(s *RetrievalStats) { s.Errors++ })
-		return msgs, text
-	}
-	block, n, _ := m.retrievedBlock(hits, pend.ret.reserve)
+	m.countRetrieval(func(s *RetrievalStats) {
+		s.Loads++
+		switch {
+		case p.skip == skipEmpty:
+			s.Empty++
+		case p.skip == skipTooLarge:
+			s.TooLarge++
+		case p.skip == skipNoSearch:
+			s.NoSearch++
+		case p.skip == skipError:
+			s.Errors++
+		case n == 0:
+			s.Nothing++
+		default:
+			s.Retrieved++
+			s.Messages += n
+		}
+	})
 	if n == 0 {
-		m.countRetrieval(func(s *RetrievalStats) { s.Nothing++ })
 		return msgs, text
 	}
-	m.countRetrieval(func(s *RetrievalStats) { s.Retrieved++; s.Messages += n })
 	if m.o.returnMessages {
 		return append(msgs, llms.HumanChatMessage{Content: block}), text
 	}
 	return msgs, joinLines(text, block)
 }
 
-// retrievedBlock picks, in rank order, the hits out of the context with
-// the other message of their turn, within the reserve, and renders them in
-// history order; n is the number of messages, used the tokens they take
-// (at most room).
-func (m *Memory) retrievedBlock(hits []store.Hit, room int) (block string, n, used int) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	refOf := make(map[int]string, len(m.recallRefs))
-	for ref, p := range m.recallRefs {
-		if p < len(m.entries) {
-			refOf[p] = ref
-		}
-	}
+// retrievedBlockLocked picks, in rank order, the hits of p that are
+// candidates (position -> ref), with
+// the other message of their turn when it is a candidate too, within room
+// tokens, and renders them in history order; n is the number of messages,
+// used the tokens they take. Requires m.mu.
+func (m *Memory) retrievedBlockLocked(p *retrievalPlan, cand map[int]string, room int) (block string, n, used int) {
 	counter := m.c.Counter()
 	used = counter.CountMessage(llms.TextParts(llms.ChatMessageTypeHuman, RetrievedPreamble))
 	lines := map[int]string{}
 	take := func(unit []int) bool {
 		cost := 0
-		for _, p := range unit {
-			cost += counter.Count(m.retrievedLine(p, refOf[p])) + 1
+		for _, q := range unit {
+			cost += counter.Count(m.retrievedLine(q, cand[q])) + 1
 		}
 		if used+cost > room {
 			return false
 		}
 		used += cost
-		for _, p := range unit {
-			lines[p] = m.retrievedLine(p, refOf[p])
+		for _, q := range unit {
+			lines[q] = m.retrievedLine(q, cand[q])
 		}
 		return true
 	}
-	for _, h := range hits {
-		if _, ok := refOf[h.Pos]; !ok || lines[h.Pos] != "" {
+	for _, h := range p.hits {
+		if _, ok := cand[h.Pos]; !ok || h.Pos >= len(m.entries) || lines[h.Pos] != "" {
 			continue
 		}
-		if unit := m.turnUnitLocked(h.Pos, refOf, lines); len(unit) > 1 && take(unit) {
+		if unit := m.turnUnitLocked(h.Pos, cand, lines); len(unit) > 1 && take(unit) {
 			continue
 		}
 		take([]int{h.Pos})
@@ -242,15 +319,15 @@ func (m *Memory) retrievedBlock(hits []store.Hit, room int) (block string, n, us
 		return "", 0, 0
 	}
 	pos := make([]int, 0, len(lines))
-	for p := range lines {
-		pos = append(pos, p)
+	for q := range lines {
+		pos = append(pos, q)
 	}
 	slices.Sort(pos)
 	var b strings.Builder
 	b.WriteString(RetrievedPreamble)
-	for _, p := range pos {
+	for _, q := range pos {
 		b.WriteByte('\n')
-		b.WriteString(lines[p])
+		b.WriteString(lines[q])
 	}
 	return b.String(), len(pos), used
 }
@@ -258,7 +335,7 @@ func (m *Memory) retrievedBlock(hits []store.Hit, room int) (block string, n, us
 // turnUnitLocked returns the hit at p with the other message of its turn
 // (the human message a reply answers, or the reply to a human message)
 // when that one is out of the context too and not taken yet.
-func (m *Memory) turnUnitLocked(p int, refOf map[int]string, taken map[int]string) []int {
+func (m *Memory) turnUnitLocked(p int, cand map[int]string, taken map[int]string) []int {
 	role := m.entries[p].mc.Role
 	other := -1
 	switch {
@@ -267,7 +344,7 @@ func (m *Memory) turnUnitLocked(p int, refOf map[int]string, taken map[int]strin
 	case role == llms.ChatMessageTypeHuman && p+1 < len(m.entries) && m.entries[p+1].mc.Role == llms.ChatMessageTypeAI:
 		other = p + 1
 	}
-	if _, out := refOf[other]; other < 0 || !out || taken[other] != "" {
+	if _, ok := cand[other]; other < 0 || !ok || taken[other] != "" {
 		return []int{p}
 	}
 	return []int{min(p, other), max(p, other)}
