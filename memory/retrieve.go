@@ -146,6 +146,12 @@ func (m *Memory) planRetrieval(ctx context.Context, pend *pendingInput) {
 		p.skip = skipNoSearch
 		return
 	}
+	m.mu.Lock()
+	cut := m.bufferCutLocked(pend)
+	m.mu.Unlock()
+	if cut == 0 {
+		return // the history fits whole: no search (no round trip to a database)
+	}
 	hits, err := m.rt.searchable.Search(ctx, query, retrievalHits)
 	if err != nil {
 		m.log.Warn("memory: retrieval search failed", "session", m.o.sessionID, "err", err)
@@ -155,7 +161,6 @@ func (m *Memory) planRetrieval(ctx context.Context, pend *pendingInput) {
 	p.hits = hits
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	cut := m.bufferCutLocked(pend)
 	older := make(map[int]string, cut)
 	for i := 0; i < cut; i++ {
 		older[i] = "-"
