@@ -161,9 +161,11 @@ func (m *Memory) planRetrieval(ctx context.Context, pend *pendingInput) {
 	p.hits = hits
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	older := make(map[int]string, cut)
-	for i := 0; i < cut; i++ {
-		older[i] = "-"
+	older := make(map[int]string, len(p.hits))
+	for _, h := range p.hits {
+		for q := max(h.Pos-1, 0); q <= h.Pos+1 && q < cut; q++ {
+			older[q] = compact.Ref(m.o.sessionID, m.entries[q].id) // the ref it will show
+		}
 	}
 	_, _, used := m.retrievedBlockLocked(p, older, m.rt.reserve)
 	if used > 0 {
