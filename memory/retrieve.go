@@ -173,6 +173,23 @@ func (m *Memory) planRetrieval(ctx context.Context, pend *pendingInput) {
 	}
 }
 
+// outOfContextLocked returns the positions around the hits (each hit and
+// the messages next to it) that compaction took out of the context, with
+// their refs: those recall knows (m.recallRefs). Its cost is the hits', not
+// the history's. Requires m.mu.
+func (m *Memory) outOfContextLocked(hits []store.Hit) map[int]string {
+	out := make(map[int]string, 3*len(hits))
+	for _, h := range hits {
+		for q := max(h.Pos-1, 0); q <= h.Pos+1 && q < len(m.entries); q++ {
+			ref := compact.Ref(m.o.sessionID, m.entries[q].id)
+			if p, ok := m.recallRefs[ref]; ok && p == q {
+				out[q] = ref
+			}
+		}
+	}
+	return out
+}
+
 // bufferCutLocked returns the first history position of the recent turns
 // a compacted context of this budget keeps at least, once it keeps a
 // summary and the retrieval reserve: the positions before it are those it
@@ -254,13 +271,7 @@ func (m *Memory) addRetrieved(pend *pendingInput, msgs []llms.ChatMessage, text 
 	block, n := "", 0
 	if p.skip == "" && p.reserve > 0 {
 		m.mu.Lock()
-		out := make(map[int]string, len(m.recallRefs))
-		for ref, pos := range m.recallRefs {
-			if pos < len(m.entries) {
-				out[pos] = ref
-			}
-		}
-		block, n, _ = m.retrievedBlockLocked(p, out, p.reserve)
+		block, n, _ = m.retrievedBlockLocked(p, m.outOfContextLocked(p.hits), p.reserve)
 		m.mu.Unlock()
 	}
 	m.countRetrieval(func(s *RetrievalStats) {

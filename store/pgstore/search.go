@@ -65,9 +65,10 @@ var _ store.Searcher = (*History)(nil)
 
 // Search implements store.Searcher with PostgreSQL full-text search: the
 // messages of the session's current epoch matching any of the query's
-// words (store.SearchTerms, each parsed by plainto_tsquery in the search
-// language, so no character of the query is tsquery or SQL syntax), ranked
-// by ts_rank, best first. One statement, using the GIN index.
+// words (store.SearchTerms: letters and digits only, each given to
+// to_tsquery as a quoted lexeme in the search language, so no character of
+// the query is tsquery or SQL syntax), ranked by ts_rank, best first. One
+// statement, using the GIN index.
 func (h *History) Search(ctx context.Context, query string, limit int) ([]store.Hit, error) {
 	terms := store.SearchTerms(query)
 	if len(terms) == 0 || limit <= 0 {
@@ -78,14 +79,13 @@ func (h *History) Search(ctx context.Context, query string, limit int) ([]store.
 	if err != nil {
 		return nil, h.s.fail(ctx, op, err)
 	}
-	rows, err := h.s.pool.Query(ctx, fmt.Sprintf(`WITH q AS (
-			SELECT string_agg(t::text, ' | ')::tsquery AS q
-			FROM unnest($2::text[]) AS w, plainto_tsquery($3::regconfig, w) AS t
-			WHERE numnode(t) > 0)
-		SELECT m.pos, ts_rank(m.tsv, q.q)
-		FROM q, %[1]s m JOIN %[2]s h ON h.session_key = m.session_key AND h.epoch = m.epoch
-		WHERE m.session_key = $1 AND m.tsv @@ q.q
-		ORDER BY 2 DESC, m.pos DESC LIMIT $4`, h.s.t.messages, h.s.t.histories), k, terms, h.s.lang, limit)
+	// Each term is letters and digits only, quoted as a tsquery lexeme (the
+	// language normalizes it; a stop word drops out), joined by OR.
+	tsq := "'" + strings.Join(terms, "' | '") + "'"
+	rows, err := h.s.pool.Query(ctx, fmt.Sprintf(`SELECT m.pos, ts_rank(m.tsv, to_tsquery($3::regconfig, $2))
+		FROM %[1]s m JOIN %[2]s h ON h.session_key = m.session_key AND h.epoch = m.epoch
+		WHERE m.session_key = $1 AND m.tsv @@ to_tsquery($3::regconfig, $2)
+		ORDER BY 2 DESC, m.pos DESC LIMIT $4`, h.s.t.messages, h.s.t.histories), k, tsq, h.s.lang, limit)
 	if err != nil {
 		return nil, h.s.fail(ctx, op, err)
 	}
