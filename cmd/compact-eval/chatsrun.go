@@ -157,6 +157,6 @@ func chatsPlot(scores []chatScore, path string) error {
 		p.Legend.Add(se.name, bars)
 	}
 	p.NominalX(names...)
-	p.Y.Min, p.Y.Max = 0, 115
+	p.Y.Min, p.Y.Max = 0, 140 // room above the bars for the legend
 	return p.Save(8*vg.Inch, 4.5*vg.Inch, path)
 }
