@@ -18,6 +18,9 @@ type callOptions struct {
 	gate    SummarizeGate
 	sent    []llms.MessageContent
 	sentTo  llms.Model
+	reset   float64 // WithConversationPolicy (resetcall.go); 0: the compactor's
+	// wholeTurns: WithWholeTurns (resetcall.go).
+	wholeTurns bool
 }
 
 // WithLastSent tells the engine what the caller last sent to model (the

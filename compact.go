@@ -166,13 +166,16 @@ func (c *Compactor) runLocked(ctx context.Context, s *Session, in []llms.Message
 	if err != nil {
 		return nil, nil, err
 	}
-	w.gate, w.sent, w.sentTo = co.gate, co.sent, co.sentTo
+	w.gate, w.sent, w.sentTo, w.reset = co.gate, co.sent, co.sentTo, co.reset
+	if co.wholeTurns {
+		w.pairTurns() // WithWholeTurns (resetcall.go)
+	}
 	restarted := w.apply(st, co.omitted > 0)
 	convLen := len(w.msgs) + co.omitted
 	tokens := w.total()
 	reason := force
 	if reason == "" {
-		reason = c.decide(st, convLen, tokens, bud)
+		reason = c.decide(st, convLen, tokens, bud, c.resetOf(w))
 	}
 	if reason == "" {
 		st.updateStats(convLen, inputTokens, tokens)
@@ -210,7 +213,7 @@ func (c *Compactor) runLocked(ctx context.Context, s *Session, in []llms.Message
 // stages runs the three stages of a compaction on w, recording the state
 // in ns and the figures in ev, and returns the tokens of the result.
 func (c *Compactor) stages(ctx context.Context, w *work, ns *sessionState, ev *Event, bud int) (int, error) {
-	target := c.target(ev.Reason, bud)
+	target := c.target(ev.Reason, bud, c.resetOf(w))
 	tailStart := w.tailStart(c.o.preserveRecent)
 	ev.Masked = w.mask(ns, tailStart)
 	tokens := w.total()

@@ -9,11 +9,15 @@ package compact
 // reset ratio does not compact on every cooldown); that is ReasonTrigger
 // also when one turn took the context past the emergency ratio (routine
 // at small windows). ReasonEmergency is a compaction only the emergency
-// ratio called for: cooldown or minMessages would have held it back.
-func (c *Compactor) decide(st *sessionState, convLen, tokens, bud int) string {
+// ratio called for: cooldown or minMessages would have held it back. A
+// context unchanged since the last compaction left it within the budget
+// (cut to it) is left as it is. reset is the call's reset ratio.
+func (c *Compactor) decide(st *sessionState, convLen, tokens, bud int, reset float64) string {
 	ratio := float64(tokens) / float64(bud)
 	switch {
-	case ratio >= c.o.trigger && c.triggerDue(st, convLen, tokens, bud):
+	case tokens <= bud && convLen == st.LastCompactionLen && tokens == st.LastCompactionTokens:
+		return "" // unchanged since the last compaction left it within the budget (cut to it)
+	case ratio >= c.o.trigger && c.triggerDue(st, convLen, tokens, bud, reset):
 		return ReasonTrigger
 	case ratio >= c.o.emergency:
 		return ReasonEmergency
@@ -23,7 +27,7 @@ func (c *Compactor) decide(st *sessionState, convLen, tokens, bud int) string {
 
 // triggerDue reports whether the trigger policy lets a context at or
 // above the trigger ratio compact (minMessages, cooldown, hysteresis).
-func (c *Compactor) triggerDue(st *sessionState, convLen, tokens, bud int) bool {
+func (c *Compactor) triggerDue(st *sessionState, convLen, tokens, bud int, reset float64) bool {
 	if convLen < c.o.minMessages {
 		return false
 	}
@@ -32,7 +36,7 @@ func (c *Compactor) triggerDue(st *sessionState, convLen, tokens, bud int) bool 
 	}
 	since := convLen - st.LastCompactionLen
 	grown := tokens - st.LastCompactionTokens
-	return since >= c.o.cooldown && grown >= int((c.o.trigger-c.o.reset)*float64(bud))
+	return since >= c.o.cooldown && grown >= int((c.o.trigger-reset)*float64(bud))
 }
 
 // target returns the tokens a compaction for reason aims for: the reset
@@ -40,12 +44,12 @@ func (c *Compactor) triggerDue(st *sessionState, convLen, tokens, bud int) bool 
 // counted more than the engine); 0 for a manual compaction ("/summarize":
 // everything outside the preserved tail and the pinned messages is masked
 // and summarized, however small the context already is).
-func (c *Compactor) target(reason string, bud int) int {
+func (c *Compactor) target(reason string, bud int, reset float64) int {
 	switch reason {
 	case ReasonOverflow:
-		return int(c.o.reset / 2 * float64(bud))
+		return int(reset / 2 * float64(bud))
 	case ReasonManual:
 		return 0
 	}
-	return int(c.o.reset * float64(bud))
+	return int(reset * float64(bud))
 }

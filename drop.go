@@ -138,7 +138,14 @@ func (w *work) selectDrops(target, bud, tailStart, floor, before int) []int {
 	// while that is over the budget, or frees less than the minimum gain
 	// from the tokens before the compaction.
 	minGain := int(c.o.minGain * float64(bud))
-	short := func() bool { return need+target > bud || (minGain > 0 && before-(target+need) < minGain) }
+	if w.reset > 0 { // WithConversationPolicy: the caller's policy, no minimum gain
+		minGain = 0
+	}
+	short := func() bool {
+		// WithConversationPolicy: the tail too, down to its floor, to reach a
+		// target (not a manual compaction's: it keeps the preserved tail).
+		return need+target > bud || (minGain > 0 && before-(target+need) < minGain) || (w.reset > 0 && target > 0 && need > 0)
+	}
 	for p := c.o.preserveRecent - 1; need > 0 && short() && p >= floor; p-- {
 		pick(w.tailStart(p))
 	}

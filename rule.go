@@ -31,6 +31,9 @@ func ruleSummarizer(reg *extractors.Registry, indexTokens int) Summarizer {
 		if req.Extractors != nil {
 			r = req.Extractors
 		}
+		if rec, ok := conversationDigest(req); ok { // chatdigest.go
+			return rec, nil
+		}
 		var prev extractors.Digest
 		if p := req.Previous; p != nil {
 			prev = previousDigest(p)

@@ -33,6 +33,7 @@ type work struct {
 	gate    SummarizeGate // the call's, or nil
 	sent    []llms.MessageContent
 	sentTo  llms.Model
+	reset   float64 // the call's reset ratio (WithConversationPolicy); 0: the compactor's
 }
 
 func (c *Compactor) newWork(msgs []llms.MessageContent, src []int, nIn int, ids []string, inTok []int) *work {

@@ -102,6 +102,61 @@
 // trigger. It trades away prefix stability: each new turn pushes the oldest
 // out, so provider prompt caches miss on every call.
 //
+// # Conversations: the policy
+//
+// A conversation of plain turns (no tool calls, no tool messages among
+// the messages the engine is given) is compacted with a policy of its own,
+// because what a chat needs is not what an agent needs. An agent's context
+// is dominated by tool outputs that masking and a summary condense well, so
+// the engine compacts deep (down to its reset ratio) and rarely. A chat is
+// made of short turns whose facts (names, places, dates, numbers) are said
+// once; a token buffer of the same budget keeps every recent turn that
+// fits, and compacting down to a fifth of the budget would forget turns it
+// keeps. So, for plain turns ([WithTurnPolicy], on by default):
+//
+//   - a compaction aims just below the engine's trigger ratio (trigger less
+//     0.05) instead of its reset ratio, with no minimum gain: it takes the
+//     oldest whole turns out, and the context keeps at least as many recent
+//     turns as a token buffer of the budget would, less the room of the
+//     summary and of the retrieved turns (below). The price is a compaction
+//     every few turns once the budget is full;
+//   - whole turns: a human message and the AI reply after it are dropped or
+//     kept together (compact.WithWholeTurns), so a reply is never shown
+//     without the message it answers: after the pinned first message comes
+//     the summary or a whole turn;
+//   - the rule summary of plain turns is a digest of what was said: the
+//     sentences that state names, places, dates and times, numbers with
+//     their units, identifiers, preferences, decisions and plans, and the
+//     questions left open, each attributed to who said it ("User: ...",
+//     "AI: ..."), the most recent and most repeated first within the
+//     summary cap; an LLM summarizer's prompt asks for the same.
+//
+// Agent conversations keep the engine's own policy.
+//
+// # Retrieval: the turns a question needs
+//
+// When LoadMemoryVariables gets an input (in synchronous mode), the Memory
+// asks its history, when the history implements store.Searcher, for the
+// earlier messages that best match the input (lexical ranking: BM25 in the
+// in-memory histories, FTS5 in SQLite, PostgreSQL full-text search), and
+// adds those that compaction took out of the context, verbatim with their
+// refs, as one human-role message starting with [RetrievedPreamble] after
+// the summary and the messages shown: framed as data like the summary, and
+// after the stable part of the context, so that the prefix a provider
+// caches does not change from one input to the next. A retrieved reply
+// comes with the message it answers. They fit a reserve of the budget
+// (at most [WithRetrievalReserve], a quarter by default) that the engine
+// leaves free for that load; the reserve is sized from the history and the
+// input only (the matches a compacted context may have lost), so loading
+// twice with the same input returns the same context, and a conversation
+// that fits the budget whole reserves nothing: until the first compaction
+// the Memory is exactly a ConversationBuffer. [WithRetrieval](false) turns
+// it off. Nothing is retrieved for an empty input or one without words, for
+// an input larger than the reserve, in async mode, or over a history
+// without search (langchaingo's own histories, for example): the Memory
+// then has its summary and recall tool only. [Memory.RetrievalStats] counts
+// each case. The characters of search syntaxes in an input are literal.
+//
 // # Recall
 //
 // Masked outputs and cut messages show the ref of their original, and the

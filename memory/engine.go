@@ -144,6 +144,7 @@ func (m *Memory) runEngine(ctx context.Context, force string, pend *pendingInput
 // ver, with gate as the summarize gate: it records the result and returns
 // the state to save, if it changed.
 func (m *Memory) step(ctx context.Context, t *turn, gate compact.SummarizeGate) (conversation.Change, error) {
+	m.planRetrieval(ctx, t.pend) // retrieve.go
 	m.mu.Lock()
 	if t.pend != nil {
 		if err := m.checkInputLocked(t.pend); err != nil {
@@ -153,6 +154,7 @@ func (m *Memory) step(ctx context.Context, t *turn, gate compact.SummarizeGate) 
 	}
 	call := m.engineCallLocked(t.pend, true)
 	opts := []compact.CallOption{compact.WithMessageIDs(call.ids), compact.WithOmitted(call.omitted)}
+	opts = append(opts, m.policyOptions(&call)...) // policy.go
 	sess, gen, n := m.sess, m.gen, len(m.entries)
 	m.mu.Unlock()
 	if gate != nil {

@@ -100,6 +100,7 @@ type pendingInput struct {
 	mc   llms.MessageContent
 	base string // its content hash
 	tok  int
+	ret  *retrievalPlan // the load's retrieval (retrieve.go), or nil
 }
 
 // newPending returns the pending input for in, counted (once: the engine
@@ -152,7 +153,8 @@ func (m *Memory) engineCallLocked(pend *pendingInput, scratch bool) engineCall {
 		c.hist += max(0, s[1]-s[0])
 	}
 	c.omitted = n - c.hist
-	if !m.hasReserve && pend == nil && c.hist == len(m.win) {
+	reserve, reserveTok, hasReserve := m.reserveFor(pend) // retrieve.go
+	if !hasReserve && pend == nil && c.hist == len(m.win) {
 		c.msgs, c.ids = m.win[:len(m.win):len(m.win)], m.winIDs[:len(m.win):len(m.win)]
 		return c
 	}
@@ -165,9 +167,9 @@ func (m *Memory) engineCallLocked(pend *pendingInput, scratch bool) engineCall {
 			m.scratch, m.scratchIDs = c.msgs, c.ids
 		}
 	}
-	if m.hasReserve {
-		c.msgs, c.ids = append(c.msgs, m.reserve), append(c.ids, reserveID)
-		c.pre, c.preTok = 1, m.reserveTok
+	if hasReserve {
+		c.msgs, c.ids = append(c.msgs, reserve), append(c.ids, reserveID)
+		c.pre, c.preTok = 1, reserveTok
 	}
 	c.last = pend != nil && m.pinnedFitLocked(&c, pend)
 	if pend != nil && !c.last {

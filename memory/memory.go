@@ -91,6 +91,7 @@ type Memory struct {
 	pending    bool
 	idle       chan struct{}
 	bgErr      error
+	rt         retrieval // retrieve.go
 }
 
 var _ schema.Memory = (*Memory)(nil)
@@ -139,6 +140,7 @@ func New(c *compact.Compactor, opts ...Option) *Memory {
 	case o.workers > 0:
 		m.pool, m.own, m.async = NewPool(o.workers), true, true
 	}
+	m.setupRetrieval()
 	return m
 }
 
@@ -195,6 +197,7 @@ func (m *Memory) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 	if err != nil {
 		return nil, err
 	}
+	msgs, text = m.addRetrieved(pend, msgs, text) // retrieve.go
 	if m.o.returnMessages {
 		return map[string]any{m.o.memoryKey: msgs}, nil
 	}

@@ -41,6 +41,9 @@ type options struct {
 	recall         []recall.Option
 	lease          store.LeaseTiming
 	backoff        conversation.Backoff
+	retrievalOff   bool    // WithRetrieval(false) (retrieve.go)
+	retrievalShare float64 // WithRetrievalReserve; 0: the default
+	turnPolicy     bool    // WithTurnPolicy (policy.go)
 }
 
 func defaultOptions() options {
@@ -52,6 +55,7 @@ func defaultOptions() options {
 		toolRounds:    true,
 		minWindow:     DefaultMinWindow,
 		promptReserve: -1,
+		turnPolicy:    true,
 	}
 }
 

@@ -138,15 +138,7 @@ func isSummary(mc llms.MessageContent) bool {
 	return ok && strings.HasPrefix(t.Text, compact.SummaryPreamble)
 }
 
-func textOf(mc llms.MessageContent) string {
-	var parts []string
-	for _, p := range mc.Parts {
-		if t, ok := p.(llms.TextContent); ok {
-			parts = append(parts, t.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
+func textOf(mc llms.MessageContent) string { return msg.Text(mc) }
 
 // render returns the buffer string of msgs exactly as langchaingo's
 // llms.GetBufferString does ("Prefix: content" lines joined by newlines),

@@ -98,7 +98,7 @@ func TestWindowMatchesWholeHistory(t *testing.T) {
 				v, err := m.LoadMemoryVariables(ctx, nil)
 				require.NoError(t, err)
 				got := asContent(v["history"].([]llms.ChatMessage))
-				res, err := c.Compact(ctx, whole, asContent(all))
+				res, err := c.Compact(ctx, whole, asContent(all), m.policyOptions(&engineCall{msgs: asContent(all)})...)
 				require.NoError(t, err)
 				want := res.Messages
 				if whole.Stats().Compactions == 0 {

@@ -53,6 +53,7 @@ func ExampleTemplate_Render() {
 	fmt.Println(user)
 	// Output:
 	// <meta total_messages=2 total_tokens=42 depth=1 />
+	// The transcript is a conversation without tool calls: keep in "keyPoints" the facts that were stated, each attributed to who stated it ("User: ...", "Assistant: ..."): names of people, places and things, dates and times, numbers with their units, identifiers, preferences, decisions and plans, and questions left open; the most recent and the most repeated first.
 	// <transcript>
 	// <message index=1 role=user>
 	// Fix issue #12

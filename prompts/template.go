@@ -41,6 +41,7 @@ const DefaultUserTemplate = `<meta total_messages={{.total_messages}} total_toke
 </previous_summary>
 The previous summary covers the conversation before the transcript. Your summary replaces it: carry forward every identifier, decision, action item and open question from it that still holds, and update what the transcript changes.
 {{end}}{{if lt .shown_messages .total_messages}}Only the latest {{.shown_messages}} of the {{.total_messages}} messages fit below; the oldest were left out.
+{{end}}{{if .plain_turns}}The transcript is a conversation without tool calls: keep in "keyPoints" the facts that were stated, each attributed to who stated it ("User: ...", "Assistant: ..."): names of people, places and things, dates and times, numbers with their units, identifiers, preferences, decisions and plans, and questions left open; the most recent and the most repeated first.
 {{end}}<transcript>
 {{.transcript}}
 </transcript>
@@ -57,9 +58,10 @@ Summarize the transcript{{if .previous}} together with the previous summary{{end
 //	schema_version  int     SchemaVersion
 //	max_key_points  int     MaxKeyPoints
 //	max_tokens      int     the cap of the reply, in tokens
+//	plain_turns     bool    the transcript has no tool call and no tool output (plainturns.go)
 var Variables = []string{
 	"total_messages", "shown_messages", "total_tokens", "depth", "previous",
-	"transcript", "schema_version", "max_key_points", "max_tokens",
+	"transcript", "schema_version", "max_key_points", "max_tokens", "plain_turns",
 }
 
 // Values fill a [Template].
@@ -101,6 +103,7 @@ func (v Values) vars() map[string]any {
 		"schema_version": SchemaVersion,
 		"max_key_points": MaxKeyPoints,
 		"max_tokens":     v.MaxTokens,
+		"plain_turns":    plainTurns(v.Transcript),
 	}
 }
 

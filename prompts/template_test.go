@@ -21,7 +21,8 @@ func TestDefaultTemplate(t *testing.T) {
 	assert.Contains(t, system, "Keep every file path named in the transcript")
 	assert.Contains(t, system, "grouped by what was done to it")
 	assert.Contains(t, system, "paths and identifiers go last")
-	assert.True(t, strings.HasPrefix(user, "<meta total_messages=14 total_tokens=5321 depth=1 />\n<transcript>\n"), user)
+	assert.True(t, strings.HasPrefix(user, "<meta total_messages=14 total_tokens=5321 depth=1 />\n"), user)
+	assert.Contains(t, user, "\n<transcript>\n")
 	assert.NotContains(t, user, "previous_summary")
 	assert.NotContains(t, user, "Only the latest")
 }

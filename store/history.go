@@ -94,6 +94,7 @@ type ChatHistory struct {
 	mu    sync.Mutex
 	msgs  []llms.ChatMessage
 	epoch uint64
+	idx   *bm25Index // the search index (historysearch.go), built lazily
 }
 
 var (

@@ -40,6 +40,8 @@ type config struct {
 	via        string
 	progress   bool
 	command    string // the command line, for the report
+	chats      string // the chats mode's folder (chats.go); "" = off
+	windowsSet bool   // -windows was given
 }
 
 func main() {
@@ -77,6 +79,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fset.StringVar(&cfg.llmModel, "llm-model", "gpt-4o-mini", "OpenAI model of the summarizer with -llm openai")
 	fset.StringVar(&cfg.via, "via", viaMiddleware, "how ours is called: middleware (middleware.Wrap around a recording model) or engine (Compactor.Compact)")
 	quiet := fset.Bool("quiet", false, "no progress bar")
+	fset.StringVar(&cfg.chats, "chats", "", "chats mode: replay the conversations of this folder (../shared/eval/chats) through memory.New as a conversation chain does, and check their probes (see chats.go)")
 	frontier := fset.Bool("frontier", false, "also evaluate the grid of trigger and reset ratios (ours-rule) and report the cost-retention frontier")
 	if err := fset.Parse(args); err != nil {
 		return config{}, err
@@ -85,6 +88,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return config{}, fmt.Errorf("unexpected arguments: %q", fset.Args())
 	}
 	cfg.progress = !*quiet
+	fset.Visit(func(f *flag.Flag) { cfg.windowsSet = cfg.windowsSet || f.Name == "windows" })
 	if cfg.via != viaMiddleware && cfg.via != viaEngine {
 		return config{}, fmt.Errorf("-via: %q is neither %s nor %s", cfg.via, viaMiddleware, viaEngine)
 	}
@@ -146,6 +150,9 @@ type evaluation struct {
 
 // run evaluates, prints the tables on stdout and writes the report and plots.
 func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
+	if cfg.chats != "" {
+		return runChats(ctx, cfg, stdout)
+	}
 	ev, err := evaluate(ctx, cfg, stderr)
 	if err != nil {
 		return err

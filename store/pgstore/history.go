@@ -117,6 +117,7 @@ func (h *History) AddMessages(ctx context.Context, msgs []llms.ChatMessage) erro
 	if err == nil {
 		err = ctx.Err()
 	}
+	texts := searchTexts(msgs) // search.go
 	if err != nil {
 		return h.s.fail(ctx, op, err)
 	}
@@ -132,10 +133,10 @@ func (h *History) AddMessages(ctx context.Context, msgs []llms.ChatMessage) erro
 			INSERT INTO %[1]s AS t (session_key, session_id, epoch, length) VALUES ($1, $2, 1, $3)
 			ON CONFLICT (session_key) DO UPDATE SET length = t.length + $3
 			RETURNING epoch, length - $3 AS start)
-		INSERT INTO %[2]s (session_key, epoch, pos, type, body)
-		SELECT $1, h.epoch, h.start + m.ord - 1, m.type, m.body
-		FROM h, unnest($4::bytea[], $5::bytea[]) WITH ORDINALITY AS m(type, body, ord)`, h.s.t.histories, h.s.t.messages),
-			k, []byte(h.sessionID), len(bodies), types, bodies)
+		INSERT INTO %[2]s (session_key, epoch, pos, type, body, tsv)
+		SELECT $1, h.epoch, h.start + m.ord - 1, m.type, m.body, to_tsvector($7::regconfig, m.text)
+		FROM h, unnest($4::bytea[], $5::bytea[], $6::text[]) WITH ORDINALITY AS m(type, body, text, ord)`, h.s.t.histories, h.s.t.messages),
+			k, []byte(h.sessionID), len(bodies), types, bodies, texts, h.s.lang)
 		return err
 	})
 	if err != nil {
@@ -194,6 +195,7 @@ func (h *History) replace(ctx context.Context, msgs []llms.ChatMessage) error {
 	if err != nil {
 		return h.s.fail(ctx, op, err)
 	}
+	texts := searchTexts(msgs) // search.go
 	k, err := key(h.sessionID)
 	if err != nil {
 		return h.s.fail(ctx, op, err)
@@ -204,10 +206,10 @@ func (h *History) replace(ctx context.Context, msgs []llms.ChatMessage) error {
 			ON CONFLICT (session_key) DO UPDATE SET epoch = t.epoch + 1, length = $3
 			RETURNING epoch),
 		d AS (DELETE FROM %[2]s WHERE session_key = $1)
-		INSERT INTO %[2]s (session_key, epoch, pos, type, body)
-		SELECT $1, h.epoch, m.ord - 1, m.type, m.body
-		FROM h, unnest($4::bytea[], $5::bytea[]) WITH ORDINALITY AS m(type, body, ord)`, h.s.t.histories, h.s.t.messages),
-			k, []byte(h.sessionID), len(bodies), types, bodies)
+		INSERT INTO %[2]s (session_key, epoch, pos, type, body, tsv)
+		SELECT $1, h.epoch, m.ord - 1, m.type, m.body, to_tsvector($7::regconfig, m.text)
+		FROM h, unnest($4::bytea[], $5::bytea[], $6::text[]) WITH ORDINALITY AS m(type, body, text, ord)`, h.s.t.histories, h.s.t.messages),
+			k, []byte(h.sessionID), len(bodies), types, bodies, texts, h.s.lang)
 		return err
 	})
 	if err != nil {

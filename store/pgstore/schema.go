@@ -13,7 +13,7 @@ import (
 // SchemaVersion is the schema version this package creates and migrates
 // databases to. [New] and [Store.Migrate] refuse a database at a newer
 // version.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // migrations are the schema's versions, in order: migrations[i] brings the
 // tables at schema version i to version i+1. %[1]s is the table prefix.
@@ -75,6 +75,8 @@ var migrations = []string{
 		holder      bytea NOT NULL,
 		expires_at  timestamptz NOT NULL
 	);`,
+	// 2: full-text search of the histories (search.go).
+	searchMigration,
 }
 
 // validPrefix reports whether p is a table prefix this package accepts:

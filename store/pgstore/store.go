@@ -37,6 +37,7 @@ type Store struct {
 	owned  bool // Close closes the pool
 	t      tables
 	target string // host:port/database, for errors (never the password)
+	lang   string // the text-search configuration (WithSearchLanguage, search.go)
 }
 
 var (
@@ -53,6 +54,7 @@ type options struct {
 	pool    *pgxpool.Pool
 	migrate bool
 	maxConn int32
+	lang    string // WithSearchLanguage (search.go)
 }
 
 // WithTablePrefix sets the prefix of the store's table names, so that
@@ -80,7 +82,7 @@ func WithoutMigration() Option { return func(o *options) { o.migrate = false } }
 // [SchemaVersion]. Its errors name the server and database, never the
 // password.
 func New(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
-	o := options{prefix: DefaultTablePrefix, migrate: true}
+	o := options{prefix: DefaultTablePrefix, migrate: true, lang: DefaultSearchLanguage}
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&o)
@@ -89,7 +91,7 @@ func New(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	if !validPrefix(o.prefix) {
 		return nil, fmt.Errorf("pgstore: table prefix %q: want 1-40 bytes of [a-z0-9_], not starting with a digit", o.prefix)
 	}
-	s := &Store{pool: o.pool, t: newTables(o.prefix)}
+	s := &Store{pool: o.pool, t: newTables(o.prefix), lang: o.lang}
 	if s.pool == nil {
 		cfg, err := pgxpool.ParseConfig(dsn)
 		if err != nil {
@@ -105,6 +107,10 @@ func New(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 		s.owned = true
 	} else {
 		s.target = describe(s.pool.Config().ConnConfig)
+	}
+	if err := s.checkLanguage(ctx); err != nil { // search.go
+		s.Close()
+		return nil, err
 	}
 	if o.migrate {
 		if err := s.Migrate(ctx); err != nil {

@@ -3,6 +3,7 @@ package sqlitestore
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -114,7 +115,7 @@ func TestOpenNewerSchemaRefused(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, s.Close())
 	_, err = Open(path)
-	require.ErrorContains(t, err, "schema version 3")
+	require.ErrorContains(t, err, fmt.Sprintf("schema version %d", SchemaVersion+1))
 	require.ErrorContains(t, err, path)
 }
 

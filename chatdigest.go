@@ -1,0 +1,271 @@
+package compact
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/agentcompact/compact/internal/msg"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// chatDigestHeader begins a rule summary of plain conversation turns; it
+// keeps the "Summary of N earlier messages" form previousDigest parses.
+const chatDigestHeader = "Summary of %d earlier messages: what was said, most recent and most repeated first."
+
+// maxFactWords caps the words of one fact line.
+const maxFactWords = 40
+
+var (
+	factNumber = regexp.MustCompile(`\d`)
+	// factName: a capitalized word that does not begin the sentence.
+	factName = regexp.MustCompile(`[^.!?\s]\s+([A-Z][\p{L}'-]+)`)
+	factTime = regexp.MustCompile(`(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|today|tomorrow|yesterday|tonight|weekend|morning|evening|afternoon|night|week|month|year|o'clock|[ap]\.?m\.?)\b`)
+	factPref = regexp.MustCompile(`(?i)\b(like|likes|love|loves|enjoy|enjoys|favou?rite|prefer|prefers|hate|hates|dislike|want|wants|wish)\b`)
+	factPlan = regexp.MustCompile(`(?i)\b(will|going to|gonna|plan|plans|planning|decided|decide|agreed|booked|'ll)\b`)
+	factID   = regexp.MustCompile(`\b[\p{L}]*\d[\p{L}\d]*[-_./@][\p{L}\d-_./@]+\b|\b[\w.+-]+@[\w-]+\.[\w.]+\b`)
+	factKey  = regexp.MustCompile(`\b([A-Z][\p{L}'-]+|\d[\d.,:/-]*)\b`)
+	sentEnd  = regexp.MustCompile(`[.!?]+\s+|\n+`)
+)
+
+// plainTurns reports whether msgs are conversation turns only: human and
+// AI messages without tool calls, no tool messages.
+func plainTurns(msgs []llms.MessageContent) bool {
+	for _, m := range msgs {
+		switch {
+		case m.Role == llms.ChatMessageTypeTool, msg.HasToolCall(m):
+			return false
+		case m.Role != llms.ChatMessageTypeHuman && m.Role != llms.ChatMessageTypeAI && m.Role != llms.ChatMessageTypeGeneric:
+			return false
+		}
+	}
+	return len(msgs) > 0
+}
+
+// fact is one sentence of a conversation worth keeping.
+type fact struct {
+	line     string // "User: ..." or "AI: ..."
+	at       int    // message index (recency)
+	signals  int
+	repeat   int // occurrences of its most repeated key term
+	question bool
+	plan     bool
+	ai       bool // said by the AI: ranked after what the user said
+}
+
+// conversationDigest is the rule summary of plain conversation turns: the
+// sentences that state facts (names, places, dates and times, numbers,
+// identifiers, preferences, decisions and plans, questions), each
+// attributed to who said it, most recent and most repeated first, within
+// req.MaxTokens; the previous summary's facts follow the new ones. ok is
+// false when req.Messages are not plain turns (the tool digest serves).
+func conversationDigest(req SummarizeRequest) (SummaryRecord, bool) {
+	if !plainTurns(req.Messages) {
+		return SummaryRecord{}, false
+	}
+	count := req.Count
+	if count == nil {
+		count = func(s string) int { return len(s)/3 + 1 }
+	}
+	facts := collectFacts(req.Messages)
+	rankFacts(facts)
+	total := len(req.Messages)
+	var older []string
+	if p := req.Previous; p != nil {
+		var n int
+		if _, err := fmt.Sscanf(p.Summary, "Summary of %d earlier messages", &n); err == nil {
+			total += n
+		} else {
+			total += len(p.OriginalMessageIDs)
+		}
+		older = previousFacts(p)
+	}
+	lines := make([]string, 0, len(facts)+len(older))
+	for _, f := range facts {
+		lines = append(lines, f.line)
+	}
+	lines = append(lines, older...)
+	text, kept := renderFacts(fmt.Sprintf(chatDigestHeader, total), lines, req.MaxTokens, count)
+	rec := SummaryRecord{Summary: text, KeyPoints: capList(kept, maxContextItems), Mode: ModeRule,
+		Context: SummaryContext{Participants: participants(req.Messages), ActionItems: []ActionItem{}}}
+	var plans, questions []string
+	for _, f := range facts {
+		switch {
+		case f.question:
+			questions = append(questions, f.line)
+		case f.plan:
+			plans = append(plans, f.line)
+		}
+	}
+	rec.Context.Decisions = capList(plans, maxContextItems)
+	rec.Context.Unresolved = capList(questions, maxContextItems)
+	rec.Context.DomainEntities = capList(keyTerms(req.Messages), maxContextItems)
+	return rec, true
+}
+
+// collectFacts returns the fact sentences of msgs, attributed.
+func collectFacts(msgs []llms.MessageContent) []fact {
+	keys := map[string]int{}
+	for _, m := range msgs {
+		for _, k := range factKey.FindAllString(msg.Text(m), -1) {
+			keys[strings.ToLower(k)]++
+		}
+	}
+	var out []fact
+	seen := map[string]bool{}
+	for i, m := range msgs {
+		who := "User"
+		if m.Role == llms.ChatMessageTypeAI {
+			who = "AI"
+		}
+		for _, s := range sentEnd.Split(msg.Text(m), -1) {
+			if f, ok := sentenceFact(s, who, i, keys); ok && !seen[f.line] {
+				seen[f.line] = true
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// sentenceFact scores one sentence; ok is false when it states nothing to
+// keep (fewer than three words; an AI sentence needs a number, time or
+// identifier: replies are mostly talk around the user's facts).
+func sentenceFact(s, who string, at int, keys map[string]int) (fact, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return fact{}, false
+	}
+	if len(strings.Fields(s)) < 3 {
+		return fact{}, false // "Wow, Isabella": talk, not a fact
+	}
+	hard, literal := 0, 0
+	for _, re := range []*regexp.Regexp{factNumber, factName, factTime, factID} {
+		if re.MatchString(s) {
+			hard++
+			if re != factName {
+				literal++
+			}
+		}
+	}
+	soft := 0
+	plan := factPlan.MatchString(s)
+	if plan {
+		soft++
+	}
+	if factPref.MatchString(s) {
+		soft++
+	}
+	question := strings.HasSuffix(s, "?")
+	if hard+soft == 0 || who == "AI" && literal == 0 || question && who == "AI" {
+		return fact{}, false
+	}
+	f := fact{at: at, signals: hard + soft, plan: plan, question: question, ai: who == "AI"}
+	for _, k := range factKey.FindAllString(s, -1) {
+		f.repeat = max(f.repeat, keys[strings.ToLower(k)])
+	}
+	words := strings.Fields(s)
+	if len(words) > maxFactWords {
+		words = append(words[:maxFactWords:maxFactWords], "…")
+	}
+	f.line = who + ": " + strings.Join(words, " ")
+	if question {
+		f.line = who + " asked: " + strings.Join(words, " ")
+	}
+	return f, true
+}
+
+// rankFacts orders facts most recent and most repeated first: a fact's
+// rank is its recency (0 to 1) plus a bonus for key terms said again
+// (names, numbers) and for stating more kinds of facts; questions last.
+func rankFacts(facts []fact) {
+	last := 1
+	for _, f := range facts {
+		last = max(last, f.at)
+	}
+	score := func(f fact) float64 {
+		s := float64(f.at)/float64(last) + 0.3*float64(min(f.repeat-1, 3)) + 0.1*float64(f.signals)
+		if f.question {
+			s -= 1
+		}
+		if f.ai {
+			s -= 0.5
+		}
+		return s
+	}
+	sort.SliceStable(facts, func(i, j int) bool { return score(facts[i]) > score(facts[j]) })
+}
+
+// previousFacts returns the fact lines of a previous summary: its lines of
+// a conversation digest, or its key points.
+func previousFacts(p *SummaryRecord) []string {
+	if strings.HasPrefix(p.Summary, "Summary of ") && strings.Contains(p.Summary, "what was said") {
+		var out []string
+		for _, l := range strings.Split(p.Summary, "\n")[1:] {
+			if l = strings.TrimPrefix(strings.TrimSpace(l), "- "); l != "" {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	if len(p.KeyPoints) > 0 {
+		return p.KeyPoints
+	}
+	if p.Summary != "" {
+		return []string{p.Summary}
+	}
+	return nil
+}
+
+// renderFacts renders the header and as many lines as fit maxTokens (0 or
+// less: DefaultMaxSummaryTokens), without duplicates; it returns the text
+// and the lines kept.
+func renderFacts(header string, lines []string, maxTokens int, count func(string) int) (string, []string) {
+	if maxTokens <= 0 {
+		maxTokens = DefaultMaxSummaryTokens
+	}
+	var b strings.Builder
+	b.WriteString(header)
+	used := count(header)
+	var kept []string
+	seen := map[string]bool{}
+	for _, l := range lines {
+		if seen[l] {
+			continue
+		}
+		seen[l] = true
+		c := count("\n- "+l) + 1
+		if used+c > maxTokens {
+			continue // a shorter fact further down may still fit
+		}
+		used += c
+		b.WriteString("\n- ")
+		b.WriteString(l)
+		kept = append(kept, l)
+	}
+	return b.String(), kept
+}
+
+// keyTerms returns the capitalized words and numbers of msgs said at least
+// twice, most frequent first.
+func keyTerms(msgs []llms.MessageContent) []string {
+	n := map[string]int{}
+	var order []string
+	for _, m := range msgs {
+		for _, k := range factName.FindAllStringSubmatch(msg.Text(m), -1) {
+			if n[k[1]] == 0 {
+				order = append(order, k[1])
+			}
+			n[k[1]]++
+		}
+	}
+	out := order[:0:0]
+	for _, k := range order {
+		if n[k] >= 2 {
+			out = append(out, k)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return n[out[i]] > n[out[j]] })
+	return out
+}

@@ -1,0 +1,69 @@
+package compact
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/tmc/langchaingo/llms"
+)
+
+func chatMsgs(lines ...string) []llms.MessageContent {
+	out := make([]llms.MessageContent, len(lines))
+	for i, l := range lines {
+		role := llms.ChatMessageTypeHuman
+		if i%2 == 1 {
+			role = llms.ChatMessageTypeAI
+		}
+		out[i] = llms.TextParts(role, l)
+	}
+	return out
+}
+
+func TestConversationDigestKeepsStatedFacts(t *testing.T) {
+	msgs := chatMsgs(
+		"Hi, I'm Ava, a 23 year old law student from Japan.",
+		"Wow, Ava, that's great!",
+		"I go to the gym every other day and I love the movie Armageddon.",
+		"That sounds fun.",
+		"Next Friday I will fly to Bangkok for 5 days.",
+		"Safe travels! Bangkok is 30°C in May.",
+		"Should I book the hotel near Silom?",
+		"Good question.",
+	)
+	rec, err := RuleSummarizer(nil).Summarize(context.Background(), SummarizeRequest{Messages: msgs, MaxTokens: 500})
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(rec.Summary, "Summary of 8 earlier messages"), rec.Summary)
+	for _, want := range []string{"User: Hi, I'm Ava, a 23 year old law student from Japan", "User: I go to the gym every other day",
+		"User: Next Friday I will fly to Bangkok for 5 days", "AI: Bangkok is 30°C in May", "User asked: Should I book the hotel near Silom?"} {
+		require.Contains(t, rec.Summary, want)
+	}
+	require.NotContains(t, rec.Summary, "That sounds fun", "talk without facts is left out")
+	require.NotContains(t, rec.Summary, "Wow, Ava", "the AI's talk around a name is left out")
+	require.Less(t, strings.Index(rec.Summary, "Bangkok for 5 days"), strings.Index(rec.Summary, "law student"), "most recent first")
+	require.Equal(t, ModeRule, rec.Mode)
+	require.Contains(t, rec.Context.Unresolved, "User asked: Should I book the hotel near Silom?")
+
+	// Within the cap, and folding the previous digest in after the new facts.
+	small, err := RuleSummarizer(nil).Summarize(context.Background(), SummarizeRequest{Messages: msgs, MaxTokens: 40,
+		Count: func(s string) int { return len(strings.Fields(s)) }})
+	require.NoError(t, err)
+	require.LessOrEqual(t, len(strings.Fields(small.Summary)), 40)
+	next, err := RuleSummarizer(nil).Summarize(context.Background(), SummarizeRequest{
+		Messages: chatMsgs("My cat is called Manchu.", "Cute!"), Previous: &rec, MaxTokens: 500})
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(next.Summary, "Summary of 10 earlier messages"), next.Summary)
+	require.Contains(t, next.Summary, "Manchu")
+	require.Contains(t, next.Summary, "Bangkok for 5 days")
+	require.Less(t, strings.Index(next.Summary, "Manchu"), strings.Index(next.Summary, "Bangkok"))
+}
+
+func TestConversationDigestOnlyForPlainTurns(t *testing.T) {
+	call := llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{llms.ToolCall{ID: "c1", Type: "function",
+		FunctionCall: &llms.FunctionCall{Name: "read_file", Arguments: `{"path":"a.go"}`}}}}
+	_, ok := conversationDigest(SummarizeRequest{Messages: append(chatMsgs("Read a.go please, Ava."), call)})
+	require.False(t, ok)
+	_, ok = conversationDigest(SummarizeRequest{})
+	require.False(t, ok)
+}

@@ -1,0 +1,106 @@
+package pgstore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentcompact/compact/store"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// DefaultSearchLanguage is the default of [WithSearchLanguage].
+const DefaultSearchLanguage = "english"
+
+// maxSearchText caps the bytes of a message's text that are indexed
+// (PostgreSQL's tsvector holds at most 1 MB).
+const maxSearchText = 256 << 10
+
+// searchMigration adds the full-text index of the messages: a tsvector
+// column, written with each message (to_tsvector in the store's search
+// language), and a GIN index on it. Messages stored before it are not
+// indexed (their tsv stays NULL) until their history is replaced.
+const searchMigration = `ALTER TABLE %[1]smessages ADD COLUMN IF NOT EXISTS tsv tsvector;
+	CREATE INDEX IF NOT EXISTS %[1]smessages_tsv ON %[1]smessages USING GIN (tsv);`
+
+// WithSearchLanguage sets the PostgreSQL text-search configuration that
+// indexes the histories' messages and parses queries (stemming and stop
+// words): any name pg_ts_config knows ("english", "simple", "german", ...).
+// New fails on a name the server does not know. Messages keep the
+// configuration they were indexed with. Default [DefaultSearchLanguage].
+func WithSearchLanguage(config string) Option { return func(o *options) { o.lang = config } }
+
+// checkLanguage makes sure the server knows the search language.
+func (s *Store) checkLanguage(ctx context.Context) error {
+	if _, err := s.pool.Exec(ctx, `SELECT $1::text::regconfig`, s.lang); err != nil {
+		return fmt.Errorf("pgstore: search language %q on %s: %w", s.lang, s.target, err)
+	}
+	return nil
+}
+
+// searchTexts returns the text indexed for each message of msgs that is
+// not nil (as encode keeps them): its content, valid UTF-8 without NUL
+// bytes (which PostgreSQL's text rejects), at most maxSearchText bytes.
+func searchTexts(msgs []llms.ChatMessage) []string {
+	out := make([]string, 0, len(msgs))
+	for _, m := range msgs {
+		if store.IsNilMessage(m) {
+			continue
+		}
+		t := strings.ReplaceAll(strings.ToValidUTF8(m.GetContent(), "\uFFFD"), "\x00", " ")
+		if len(t) > maxSearchText {
+			cut := maxSearchText
+			for cut > 0 && !utf8.RuneStart(t[cut]) {
+				cut--
+			}
+			t = t[:cut]
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+var _ store.Searcher = (*History)(nil)
+
+// Search implements store.Searcher with PostgreSQL full-text search: the
+// messages of the session's current epoch matching any of the query's
+// words (store.SearchTerms: letters and digits only, each given to
+// to_tsquery as a quoted lexeme in the search language, so no character of
+// the query is tsquery or SQL syntax), ranked by ts_rank, best first. One
+// statement, using the GIN index.
+func (h *History) Search(ctx context.Context, query string, limit int) ([]store.Hit, error) {
+	terms := store.SearchTerms(query)
+	if len(terms) == 0 || limit <= 0 {
+		return nil, ctx.Err()
+	}
+	op := fmt.Sprintf("search the history of session %.80q", h.sessionID)
+	k, err := key(h.sessionID)
+	if err != nil {
+		return nil, h.s.fail(ctx, op, err)
+	}
+	// Each term is letters and digits only, quoted as a tsquery lexeme (the
+	// language normalizes it; a stop word drops out), joined by OR.
+	tsq := "'" + strings.Join(terms, "' | '") + "'"
+	rows, err := h.s.pool.Query(ctx, fmt.Sprintf(`SELECT m.pos, ts_rank(m.tsv, to_tsquery($3::regconfig, $2))
+		FROM %[1]s m JOIN %[2]s h ON h.session_key = m.session_key AND h.epoch = m.epoch
+		WHERE m.session_key = $1 AND m.tsv @@ to_tsquery($3::regconfig, $2)
+		ORDER BY 2 DESC, m.pos DESC LIMIT $4`, h.s.t.messages, h.s.t.histories), k, tsq, h.s.lang, limit)
+	if err != nil {
+		return nil, h.s.fail(ctx, op, err)
+	}
+	defer rows.Close()
+	var out []store.Hit
+	for rows.Next() {
+		var pos int32
+		var score float32
+		if err := rows.Scan(&pos, &score); err != nil {
+			return nil, h.s.fail(ctx, op, err)
+		}
+		out = append(out, store.Hit{Pos: int(pos), Score: float64(score)})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, h.s.fail(ctx, op, err)
+	}
+	return out, nil
+}

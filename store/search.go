@@ -1,0 +1,78 @@
+package store
+
+import (
+	"context"
+	"strings"
+	"unicode"
+)
+
+// Searcher is a history that ranks its own messages against a query:
+// memory.Memory uses it, when its history implements it, to bring back the
+// earlier messages that compaction took out of the context and that best
+// match the input of a turn. A history without it gets no retrieval (the
+// Memory degrades to its summary and recall tool).
+//
+// The query is plain text: [SearchTerms] splits it into words, and every
+// character of the search syntaxes of the implementations (FTS5's, or
+// PostgreSQL's tsquery: & | ! : * ( ) ' " and SQL's % _) is literal, never
+// an error. Implementations: [ChatHistory] (BM25 over an in-memory index),
+// the SQLite store's history (FTS5, bm25) and the PostgreSQL store's
+// history (full-text search, ts_rank).
+type Searcher interface {
+	// Search returns at most limit positions of the history's messages
+	// (0-based, as MessagesSince counts them), best match first, with
+	// their score (higher is better; comparable within one answer only).
+	// A query without words, or limit <= 0, finds nothing (no error).
+	Search(ctx context.Context, query string, limit int) ([]Hit, error)
+}
+
+// Hit is one message a [Searcher] found.
+type Hit struct {
+	Pos   int     // the message's position in the history
+	Score float64 // higher is better
+}
+
+// maxSearchTerms caps the words of a query a search looks up.
+const maxSearchTerms = 32
+
+// SearchTerms returns the words of text a search looks up: runs of
+// letters and digits, lower-cased, without common English function words
+// and duplicates, in order of first appearance, at most 32. Every other
+// character separates words, so no character of any search syntax reaches
+// a query.
+func SearchTerms(text string) []string {
+	words := splitWords(text)
+	out := make([]string, 0, len(words))
+	seen := make(map[string]bool, len(words))
+	for _, w := range words {
+		if stopWords[w] || seen[w] {
+			continue
+		}
+		seen[w] = true
+		out = append(out, w)
+		if len(out) == maxSearchTerms {
+			break
+		}
+	}
+	return out
+}
+
+// stopWords are English function words too common to rank by.
+var stopWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an the and or but if of to in on at by for with from as is are was were be been being
+		am do does did done have has had i me my mine you your yours he him his she her hers it its we us our they them their
+		what which who whom whose when where why how this that these those there here not no yes so too very can could would
+		should will shall may might must just about into over than then also any all some s t d ll re ve m o y don didn doesn`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// splitWords returns the runs of letters and digits of text, lower-cased:
+// the words both a query and an indexed message are made of.
+func splitWords(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}
