@@ -228,7 +228,7 @@ func (c *Compactor) stages(ctx context.Context, w *work, ns *sessionState, ev *E
 		}
 		tokens = w.total()
 		if !ok {
-			return 0, fmt.Errorf("%w: %d tokens needed, budget %d", ErrBudgetTooSmall, tokens, bud)
+			return 0, w.tooSmall(bud)
 		}
 	}
 	return tokens, nil

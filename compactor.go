@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/tmc/langchaingo/llms"
+
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/extractors"
+	"github.com/agentcompact/compact/internal/idtext"
 	"github.com/agentcompact/compact/llmsummary"
-	"github.com/tmc/langchaingo/llms"
 )
 
 // Compactor runs the compaction pipeline of one configuration. It is
@@ -44,7 +46,7 @@ func New(opts ...Option) (*Compactor, error) {
 	} else {
 		tc, err := budget.NewCounter(o.model)
 		if err != nil {
-			return nil, fmt.Errorf("compact: tokenizer for model %q: %w", o.model, err)
+			return nil, fmt.Errorf("compact: tokenizer for model %s: %w", idtext.Quote(o.model), err)
 		}
 		c.counter = tc
 	}
@@ -67,18 +69,19 @@ func New(opts ...Option) (*Compactor, error) {
 
 func defaultOptions() options {
 	return options{
-		model:            DefaultModel,
-		trigger:          DefaultTriggerRatio,
-		reset:            DefaultResetRatio,
-		emergency:        DefaultEmergencyRatio,
-		minMessages:      DefaultMinMessages,
-		preserveRecent:   DefaultPreserveRecent,
-		preserveFloor:    DefaultPreserveFloor,
-		cooldown:         DefaultCooldown,
-		maxDepth:         DefaultMaxChainDepth,
-		maxSummaryTokens: DefaultMaxSummaryTokens,
-		summaryInputCap:  DefaultSummaryInputCap,
-		chainRetention:   DefaultChainRetention,
+		model:             DefaultModel,
+		trigger:           DefaultTriggerRatio,
+		reset:             DefaultResetRatio,
+		emergency:         DefaultEmergencyRatio,
+		minMessages:       DefaultMinMessages,
+		preserveRecent:    DefaultPreserveRecent,
+		preserveFloor:     DefaultPreserveFloor,
+		cooldown:          DefaultCooldown,
+		maxDepth:          DefaultMaxChainDepth,
+		maxSummaryTokens:  DefaultMaxSummaryTokens,
+		summaryInputCap:   DefaultSummaryInputCap,
+		summarizerTimeout: DefaultSummarizerTimeout,
+		chainRetention:    DefaultChainRetention,
 	}
 }
 
@@ -93,7 +96,7 @@ func (o *options) resolve() (int, error) {
 	if window == 0 {
 		w, ok := budget.LookupContextWindow(o.model)
 		if !ok {
-			return 0, badOption("WithModel", "unknown context window for model %q: set WithContextWindow", o.model)
+			return 0, badOption("WithModel", "unknown context window for model %s: set WithContextWindow", idtext.Quote(o.model))
 		}
 		window = w
 	}
@@ -158,6 +161,8 @@ func (o *options) check(window int) error {
 		return badOption("WithMaxSummaryTokens", "%d must be >= 1", o.maxSummaryTokens)
 	case o.chainRetention < 1:
 		return badOption("WithChainRetention", "%d must be >= 1", o.chainRetention)
+	case o.summarizerTimeout <= 0:
+		return badOption("WithSummarizerTimeout", "%v must be > 0", o.summarizerTimeout)
 	case o.summaryInputCap < 1:
 		return badOption("WithSummaryInputCap", "%d must be >= 1", o.summaryInputCap)
 	case !finite(o.minGain) || o.minGain < 0 || o.minGain >= 1:

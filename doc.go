@@ -26,8 +26,9 @@
 //     data ([SummaryPreamble]).
 //  5. Stage 3, last resort: shrink the preserved tail down to 2 messages,
 //     then cut the largest messages head and tail with a visible marker.
-//     Only if the system prompt and the latest user message alone cannot fit
-//     does Compact return [ErrBudgetTooSmall].
+//     Only if what must be kept (the system prompt, the task, the latest
+//     user message, the recent tool rounds, never split) cannot fit does
+//     Compact return [ErrBudgetTooSmall], naming each part with its tokens.
 //  6. Emit an [Event].
 //
 // The output always satisfies the invariants of the design: it fits the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/agentcompact/compact/extractors"
 	"github.com/agentcompact/compact/internal/msg"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -33,7 +34,7 @@ func (c *Compactor) dropAndSummarize(ctx context.Context, w *work, ns *sessionSt
 		if c.o.abortOnFailure {
 			return fmt.Errorf("%w: %w", ErrSummarizer, sumErr)
 		}
-		ev.Err, ev.ErrText = sumErr, sumErr.Error()
+		ev.Err, ev.ErrText = sumErr, extractors.Redact(sumErr.Error()) // a provider error may quote the request
 		ns.Stats.Fallbacks++
 	}
 	for _, i := range newDrops {

@@ -43,11 +43,12 @@ type Event struct {
 	// (model, attempt, tokens in and out, start, duration, error), for
 	// tracing; see [summary.Call]. SummarizerCalls is their number, or 1 for
 	// a summarizer that reports none. A failed call's error is serialized as
-	// its ErrText. nil when nothing was summarized or the summarizer reports
+	// its ErrText, redacted. nil when nothing was summarized or the summarizer reports
 	// no calls (the rule-based one, most custom ones).
 	Calls []summary.Call `json:"calls,omitempty"`
 	// Err is the summarizer error that caused a fallback (Mode == ModeFallback),
-	// or nil. It is not serialized; ErrText carries its message.
+	// or nil. It is not serialized; ErrText carries its message, redacted
+	// (a provider's error may quote the request).
 	Err     error  `json:"-"`
 	ErrText string `json:"error,omitempty"`
 }

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/agentcompact/compact/internal/msg"
 	"github.com/tmc/langchaingo/llms"
+
+	"github.com/agentcompact/compact/internal/idtext"
+	"github.com/agentcompact/compact/internal/msg"
 )
 
 // memo keeps what the engine derived from a session's previous input: the
@@ -153,7 +155,7 @@ func (c *Compactor) prepareCaller(m *memo, msgs []llms.MessageContent, src []int
 		e, ok := m.byID[id]
 		if ok && e.gen == m.gen {
 			if src[i] >= 0 && (simple || from[src[i]] == 1) {
-				return nil, nil, fmt.Errorf("%w: WithMessageIDs: id %q given twice (input %d)", ErrInvalidInput, id, src[i])
+				return nil, nil, fmt.Errorf("%w: WithMessageIDs: id %s given twice (input %d)", ErrInvalidInput, idtext.Quote(id), src[i])
 			}
 			base := id
 			for n := 2; ok && e.gen == m.gen; n++ {

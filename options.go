@@ -1,6 +1,8 @@
 package compact
 
 import (
+	"time"
+
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/extractors"
 	"github.com/agentcompact/compact/summary"
@@ -32,6 +34,9 @@ const (
 	DefaultReservedOutput   = 4_096
 	// DefaultChainRetention is how many summary records a Session keeps.
 	DefaultChainRetention = 8
+	// DefaultSummarizerTimeout bounds one summary by the summarizer
+	// (WithSummarizerTimeout).
+	DefaultSummarizerTimeout = 30 * time.Second
 	// DefaultMinGain is the share of the budget a compaction frees at
 	// least when it can (WithMinGain).
 	DefaultMinGain = 0.5
@@ -58,33 +63,34 @@ const (
 )
 
 type options struct {
-	model            string
-	window           int
-	reservedOutput   int
-	reservedSet      bool
-	trigger, reset   float64
-	triggerSet       bool // WithTrigger given: no derived ratios
-	summarySet       bool // WithMaxSummaryTokens given
-	emergency        float64
-	minMessages      int
-	preserveRecent   int
-	preserveFloor    int
-	cooldown         int
-	maxDepth         int
-	maxSummaryTokens int
-	summaryInputCap  int
-	minGain          float64
-	minGainSet       bool // WithMinGain given
-	summaryModels    []llms.Model
-	summarizer       Summarizer
-	abortOnFailure   bool
-	maskOnly         bool
-	registry         *extractors.Registry
-	counter          budget.Counter
-	observer         func(Event)
-	handler          EventHandler
-	chainRetention   int
-	priorities       Priorities
+	model             string
+	window            int
+	reservedOutput    int
+	reservedSet       bool
+	trigger, reset    float64
+	triggerSet        bool // WithTrigger given: no derived ratios
+	summarySet        bool // WithMaxSummaryTokens given
+	emergency         float64
+	minMessages       int
+	preserveRecent    int
+	preserveFloor     int
+	cooldown          int
+	maxDepth          int
+	maxSummaryTokens  int
+	summaryInputCap   int
+	summarizerTimeout time.Duration
+	minGain           float64
+	minGainSet        bool // WithMinGain given
+	summaryModels     []llms.Model
+	summarizer        Summarizer
+	abortOnFailure    bool
+	maskOnly          bool
+	registry          *extractors.Registry
+	counter           budget.Counter
+	observer          func(Event)
+	handler           EventHandler
+	chainRetention    int
+	priorities        Priorities
 }
 
 // Option configures a [Compactor]. Options are applied in order; an invalid
@@ -191,6 +197,17 @@ func WithSummarizer(models ...llms.Model) Option {
 // summarizer, stage 2 falls back to the rule-based digest (see
 // [WithAbortOnFailure]). Default: none.
 func WithCustomSummarizer(s Summarizer) Option { return func(o *options) { o.summarizer = s } }
+
+// WithSummarizerTimeout bounds how long a compaction waits for the
+// summarizer (an LLM's retries included): the summarizer's context ends
+// then, and the compaction goes on with the rule-based digest (Mode
+// fallback) even when the summarizer ignores its context and never
+// returns (it is left to finish on its own; its result is dropped). The
+// caller's deadline, when sooner, bounds it too: the call never waits
+// past it. Must be > 0. Default 30 s (DefaultSummarizerTimeout).
+func WithSummarizerTimeout(d time.Duration) Option {
+	return func(o *options) { o.summarizerTimeout = d }
+}
 
 // WithAbortOnFailure makes Compact return the summarizer's error instead of
 // falling back to the rule-based digest. Default false.

@@ -44,9 +44,14 @@ func Repair(msgs []llms.MessageContent) ([]llms.MessageContent, []string) {
 	return out, repairs
 }
 
+// callChain links the pending calls of one id: the first unanswered (-1
+// when none is) and the last.
+type callChain struct{ first, last int }
+
 type pendingCall struct {
 	id, name string
 	answered bool
+	next     int // the next pending call with the same id, or -1
 }
 
 // repair returns a repaired copy of msgs and the repairs applied. The
@@ -83,6 +88,9 @@ type repairer struct {
 	src       []int
 	repairs   []string
 	pending   []pendingCall
+	cursor    int            // before the index: every pending call before it is answered, none after
+	byID      map[string]int // per call id, its chain in chains; built on the first result out of order
+	chains    []callChain
 	orphans   []llms.MessageContent
 	orphanSrc []int
 }
@@ -112,13 +120,16 @@ func (r *repairer) withoutNil(parts []llms.ContentPart) []llms.ContentPart {
 
 // expect records the tool calls of an assistant message as awaiting results.
 func (r *repairer) expect(parts []llms.ContentPart) {
+	if n := countCalls(llms.MessageContent{Parts: parts}); n > 0 && len(r.pending) == 0 {
+		r.pending = make([]pendingCall, 0, n)
+	}
 	for _, p := range parts {
 		if tc, ok := p.(llms.ToolCall); ok {
 			name := ""
 			if tc.FunctionCall != nil {
 				name = tc.FunctionCall.Name
 			}
-			r.pending = append(r.pending, pendingCall{id: tc.ID, name: name})
+			r.wait(tc.ID, name)
 		}
 	}
 }
@@ -126,17 +137,17 @@ func (r *repairer) expect(parts []llms.ContentPart) {
 // tool keeps the results of tool message i that answer a pending call;
 // the others become orphans, placed after the block.
 func (r *repairer) tool(i int, role llms.ChatMessageType, parts []llms.ContentPart) {
-	kept := parts[:0:0]
-	for _, p := range parts {
+	var kept []llms.ContentPart // made only when a part leaves: parts otherwise
+	for j, p := range parts {
 		res, ok := p.(llms.ToolCallResponse)
-		if !ok {
-			kept = append(kept, p)
+		if !ok || r.answer(res.ToolCallID) >= 0 {
+			if kept != nil {
+				kept = append(kept, p)
+			}
 			continue
 		}
-		if k := findPending(r.pending, res.ToolCallID); k >= 0 {
-			r.pending[k].answered = true
-			kept = append(kept, p)
-			continue
+		if kept == nil {
+			kept = append(make([]llms.ContentPart, 0, len(parts)), parts[:j]...)
 		}
 		r.repairs = append(r.repairs, fmt.Sprintf("%s: result for %q", RepairOrphan, res.ToolCallID))
 		r.orphans = append(r.orphans, llms.MessageContent{
@@ -146,7 +157,7 @@ func (r *repairer) tool(i int, role llms.ChatMessageType, parts []llms.ContentPa
 		})
 		r.orphanSrc = append(r.orphanSrc, i)
 	}
-	if len(kept) == len(parts) {
+	if kept == nil {
 		kept = parts
 	}
 	if len(kept) > 0 || len(parts) == 0 {
@@ -169,7 +180,7 @@ func (r *repairer) flush() {
 	}
 	r.out = append(r.out, r.orphans...)
 	r.src = append(r.src, r.orphanSrc...)
-	r.pending, r.orphans, r.orphanSrc = nil, nil, nil
+	r.pending, r.cursor, r.byID, r.chains, r.orphans, r.orphanSrc = nil, 0, nil, nil, nil, nil
 }
 
 // textualizeCalls returns parts with every tool call turned into a text
@@ -209,13 +220,57 @@ func isOrphanText(m llms.MessageContent) bool {
 	return ok && strings.HasPrefix(t.Text, orphanPrefix)
 }
 
-func findPending(p []pendingCall, id string) int {
-	for i := range p {
-		if p[i].id == id && !p[i].answered {
-			return i
+// wait appends a pending call (to the index, once there is one).
+func (r *repairer) wait(id, name string) {
+	r.pending = append(r.pending, pendingCall{id: id, name: name, next: -1})
+	if r.byID != nil {
+		r.link(len(r.pending) - 1)
+	}
+}
+
+// link adds pending call k to the index, after the last one with its id.
+func (r *repairer) link(k int) {
+	id := r.pending[k].id
+	c, ok := r.byID[id]
+	if !ok {
+		r.byID[id] = len(r.chains)
+		r.chains = append(r.chains, callChain{first: k, last: k})
+		return
+	}
+	ch := &r.chains[c]
+	r.pending[ch.last].next = k
+	ch.last = k
+	if ch.first < 0 {
+		ch.first = k
+	}
+}
+
+// answer marks the first unanswered pending call with id as answered and
+// returns its index, or -1 when there is none, in constant time, so that
+// repairing a message of many calls stays linear: results in the order of
+// their calls (the usual case) are matched by position; the first one out
+// of order builds an index of the calls by id, used from then on.
+func (r *repairer) answer(id string) int {
+	if r.byID == nil {
+		if r.cursor < len(r.pending) && r.pending[r.cursor].id == id {
+			r.pending[r.cursor].answered = true
+			r.cursor++
+			return r.cursor - 1
+		}
+		r.byID, r.chains = make(map[string]int, len(r.pending)-r.cursor), make([]callChain, 0, len(r.pending)-r.cursor)
+		for k := r.cursor; k < len(r.pending); k++ {
+			r.link(k)
 		}
 	}
-	return -1
+	c, ok := r.byID[id]
+	if !ok || r.chains[c].first < 0 {
+		return -1
+	}
+	ch := &r.chains[c]
+	k := ch.first
+	ch.first = r.pending[k].next
+	r.pending[k].answered = true
+	return k
 }
 
 func nameOr(s string) string {

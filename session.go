@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 
 	"fmt"
-	"github.com/agentcompact/compact/extractors"
 	"strings"
 	"sync"
+
+	"github.com/agentcompact/compact/extractors"
+	"github.com/agentcompact/compact/internal/idtext"
 )
 
 // SessionVersion is the version of the JSON form of a [Session]. Version 2
@@ -176,7 +178,7 @@ func (s *Session) UnmarshalJSON(b []byte) error {
 	for i := range st.Chain {
 		r := &st.Chain[i]
 		if strings.TrimSpace(r.Summary) == "" {
-			return fmt.Errorf("compact: decode session: chain record %d (id %q) has an empty summary", i, r.ID)
+			return fmt.Errorf("compact: decode session: chain record %d (id %s) has an empty summary", i, idtext.Quote(r.ID))
 		}
 		r.Depth = max(0, r.Depth)
 	}

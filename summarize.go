@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/agentcompact/compact/extractors"
 	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/summary"
 	"github.com/google/uuid"
@@ -15,72 +17,33 @@ import (
 )
 
 // summarize condenses the messages at idx, folding in prev. It never fails
-// without a usable record: on a summarizer error it returns the rule-based
-// record (Mode fallback) together with the error. It also returns how many
-// model calls the summarizer made (at least 1 when there is a summarizer)
-// and the reports of those calls.
+// without a usable record: on a summarizer error, an invalid summary or the
+// summarizer's deadline it returns the rule-based record (Mode fallback)
+// together with the error. Whoever wrote it, the record passes the one
+// redaction point (summary.Record.Redacted) before it is returned. It also
+// returns how many model calls the summarizer made (at least 1 when there
+// is a summarizer) and the reports of those calls.
 func (c *Compactor) summarize(ctx context.Context, w *work, prev *SummaryRecord, idx []int, skip bool) (SummaryRecord, int, []summary.Call, error) {
-	summarizer := c.summarizer
-	if skip {
-		summarizer = nil // the gate said: the rule-based digest
-	}
-	req := SummarizeRequest{
-		Messages:       make([]llms.MessageContent, len(idx)),
-		MessageIDs:     make([]string, len(idx)),
-		Refs:           make([]string, len(idx)),
-		Previous:       prev,
-		Depth:          1,
-		MaxTokens:      c.SummaryCap(),
-		MaxInputTokens: c.o.summaryInputCap,
-		Count:          c.counter.Count,
-		Extractors:     c.registry,
-	}
-	if w.sent != nil {
-		req.Sent, req.SentTo, req.SentWindow = w.sent, w.sentTo, c.window
-	}
-	for k, i := range idx {
-		req.Messages[k] = msg.Clone(w.msgs[i])
-		req.MessageIDs[k] = w.ids[i]
-		req.Refs[k] = w.ref(i)
-	}
-	if prev != nil {
-		req.Depth = min(prev.Depth+1, c.o.maxDepth)
-	}
+	req := c.summaryRequest(w, prev, idx)
 	var rec SummaryRecord
 	var err error
 	calls := 0
 	var reports []summary.Call
-	if summarizer != nil {
-		var mu sync.Mutex
-		done := false
-		req.OnCall = func(_ context.Context, call summary.Call) {
-			if call.Err != nil && call.ErrText == "" {
-				call.ErrText = call.Err.Error()
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			if !done { // a report after Summarize returned is dropped
-				reports = append(reports, call)
-			}
-		}
-		rec, err = summarizer.Summarize(ctx, req)
-		mu.Lock()
-		done = true
-		mu.Unlock()
+	useSummarizer := c.summarizer != nil && !skip // the gate may say: the rule-based digest
+	if useSummarizer {
+		rec, reports, err = c.callSummarizer(ctx, req)
 		calls = max(len(reports), 1) // a custom summarizer that does not report its calls counts as 1
-		if err == nil && strings.TrimSpace(rec.Summary) == "" {
-			err = errors.New("summarizer returned an empty summary")
-		}
-		if err == nil && c.counter.Count(rec.Summary) > req.MaxTokens {
-			err = fmt.Errorf("summarizer returned %d tokens, cap %d", c.counter.Count(rec.Summary), req.MaxTokens)
+		if err == nil {
+			rec, err = c.checkSummary(rec, req)
 		}
 	}
-	if summarizer == nil || err != nil {
+	if !useSummarizer || err != nil {
 		var rerr error
 		rec, rerr = c.rule.Summarize(ctx, req)
 		if rerr != nil {
 			return SummaryRecord{}, calls, reports, errors.Join(err, rerr)
 		}
+		rec = redactRecord(sanitizeRecord(rec), req, false)
 		if err != nil {
 			rec.Mode = ModeFallback
 		}
@@ -98,4 +61,103 @@ func (c *Compactor) summarize(ctx context.Context, w *work, prev *SummaryRecord,
 	rec.OriginalMessageIDs = req.MessageIDs
 	rec.TokenEstimate = c.counter.Count(SummaryPreamble + rec.Summary + RecallHint)
 	return rec, calls, reports, err
+}
+
+// summaryRequest builds the request for the messages at idx: clones, so
+// that a summarizer still running after its deadline shares nothing the
+// engine or the caller changes.
+func (c *Compactor) summaryRequest(w *work, prev *SummaryRecord, idx []int) SummarizeRequest {
+	req := SummarizeRequest{
+		Messages:       make([]llms.MessageContent, len(idx)),
+		MessageIDs:     make([]string, len(idx)),
+		Refs:           make([]string, len(idx)),
+		Depth:          1,
+		MaxTokens:      c.SummaryCap(),
+		MaxInputTokens: c.o.summaryInputCap,
+		Count:          c.counter.Count,
+		Extractors:     c.registry,
+	}
+	if prev != nil {
+		p := prev.Clone()
+		req.Previous = &p
+		req.Depth = min(prev.Depth+1, c.o.maxDepth)
+	}
+	if w.sent != nil {
+		req.Sent, req.SentTo, req.SentWindow = slices.Clone(w.sent), w.sentTo, c.window
+	}
+	for k, i := range idx {
+		req.Messages[k] = msg.Clone(w.msgs[i])
+		req.MessageIDs[k] = w.ids[i]
+		req.Refs[k] = w.ref(i)
+	}
+	return req
+}
+
+// callSummarizer runs the summarizer under the engine's deadline
+// (WithSummarizerTimeout, and the caller's when sooner). It returns when
+// the summarizer does or when the deadline passes, whichever is first: a
+// summarizer that ignores its context is left running and its result
+// dropped, as are its reports after that.
+func (c *Compactor) callSummarizer(ctx context.Context, req SummarizeRequest) (SummaryRecord, []summary.Call, error) {
+	sctx, cancel := context.WithTimeoutCause(ctx, c.o.summarizerTimeout, ErrSummarizerTimeout)
+	defer cancel()
+	var mu sync.Mutex
+	var reports []summary.Call
+	done := false
+	req.OnCall = func(_ context.Context, call summary.Call) {
+		if call.Err != nil && call.ErrText == "" {
+			call.ErrText = call.Err.Error()
+		}
+		call.ErrText = extractors.Redact(call.ErrText) // a provider error may quote the request
+		mu.Lock()
+		defer mu.Unlock()
+		if !done { // a report after the engine stopped waiting is dropped
+			reports = append(reports, call)
+		}
+	}
+	type answer struct {
+		rec SummaryRecord
+		err error
+	}
+	ch := make(chan answer, 1) // buffered: a late summarizer never blocks
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				ch <- answer{err: fmt.Errorf("summarizer panicked: %v", r)}
+			}
+		}()
+		rec, err := c.summarizer.Summarize(sctx, req)
+		ch <- answer{rec, err}
+	}()
+	var a answer
+	select {
+	case a = <-ch:
+	case <-sctx.Done():
+		a.err = errors.New("no answer")
+	}
+	mu.Lock()
+	done = true
+	mu.Unlock()
+	if a.err != nil && sctx.Err() != nil {
+		a.err = fmt.Errorf("summarizer stopped at its deadline (%v, or the caller's): %w: %w", c.o.summarizerTimeout, context.Cause(sctx), a.err)
+	}
+	return a.rec, reports, a.err
+}
+
+// checkSummary validates a summarizer's record and passes it through the
+// redaction point: every text valid UTF-8 without NUL, a non-empty summary
+// within the request's cap once redacted. An error means: use the
+// rule-based digest instead.
+func (c *Compactor) checkSummary(rec SummaryRecord, req SummarizeRequest) (SummaryRecord, error) {
+	if err := validRecordText(rec); err != nil {
+		return SummaryRecord{}, err
+	}
+	rec = redactRecord(rec, req, true)
+	if strings.TrimSpace(rec.Summary) == "" {
+		return SummaryRecord{}, errors.New("summarizer returned an empty summary")
+	}
+	if n := c.counter.Count(rec.Summary); n > req.MaxTokens {
+		return SummaryRecord{}, fmt.Errorf("summarizer returned %d tokens, cap %d", n, req.MaxTokens)
+	}
+	return rec, nil
 }

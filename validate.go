@@ -3,6 +3,8 @@ package compact
 import (
 	"errors"
 	"fmt"
+
+	"github.com/agentcompact/compact/internal/idtext"
 	"github.com/agentcompact/compact/internal/msg"
 
 	"github.com/tmc/langchaingo/llms"
@@ -21,7 +23,7 @@ func CheckToolPairs(msgs []llms.MessageContent) error {
 	close := func(i int) error {
 		for id, n := range pending {
 			if n > 0 {
-				return fmt.Errorf("message %d: tool call %q has no result", i, id)
+				return fmt.Errorf("message %d: tool call %s has no result", i, idtext.Quote(id))
 			}
 		}
 		pending = nil
@@ -35,7 +37,7 @@ func CheckToolPairs(msgs []llms.MessageContent) error {
 					continue
 				}
 				if pending[r.ToolCallID] <= 0 {
-					return fmt.Errorf("message %d: tool result %q does not answer a preceding call", i, r.ToolCallID)
+					return fmt.Errorf("message %d: tool result %s does not answer a preceding call", i, idtext.Quote(r.ToolCallID))
 				}
 				pending[r.ToolCallID]--
 			}

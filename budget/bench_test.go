@@ -13,10 +13,10 @@ import (
 )
 
 // benchText is every text of the testdata trajectories, joined.
-func benchText(b *testing.B) string {
-	b.Helper()
+func benchText(tb testing.TB) string {
+	tb.Helper()
 	var sb strings.Builder
-	for _, msgs := range testdataMessages(b) {
+	for _, msgs := range testdataMessages(tb) {
 		for _, m := range msgs {
 			for _, s := range messageTexts(m) {
 				sb.WriteString(s)

@@ -175,55 +175,75 @@ func (h *pairHeap) pop() bpePart {
 // countHeap is countScan with a doubly linked list of parts and a heap of
 // candidate merges; stale heap entries are skipped.
 func (r *bpeRanks) countHeap(piece string) int {
+	var sc bpeScratch
+	return r.countHeapWith(piece, &sc)
+}
+
+// bpeScratch holds countHeapWith's buffers, reused from piece to piece.
+type bpeScratch struct {
+	next, prev, rank []int32
+	h                pairHeap
+}
+
+// grow returns s resliced to n, reallocated only when too small.
+func grow(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	return s[:n]
+}
+
+// countHeapWith is countHeap with the buffers of sc (a piece under 2 GiB).
+// A dead part has prev -2; rank math.MaxInt32 means no merge.
+func (r *bpeRanks) countHeapWith(piece string, sc *bpeScratch) int {
 	n := len(piece)
-	next := make([]int, n+1) // next[start] = start of the following part
-	prev := make([]int, n+1)
-	rank := make([]int, n+1) // current merge rank of the part at start
-	alive := make([]bool, n+1)
+	sc.next, sc.prev, sc.rank = grow(sc.next, n+1), grow(sc.prev, n+1), grow(sc.rank, n+1)
+	next, prev, rank := sc.next, sc.prev, sc.rank
 	for i := 0; i <= n; i++ {
-		next[i], prev[i], rank[i], alive[i] = i+1, i-1, math.MaxInt, true
+		next[i], prev[i], rank[i] = int32(i+1), int32(i-1), math.MaxInt32
 	}
-	pairRank := func(a int) int { // rank of the part at a merged with its next
+	pairRank := func(a int32) int32 { // rank of the part at a merged with its next
 		b := next[a]
-		if b >= n {
-			return math.MaxInt
+		if int(b) >= n {
+			return math.MaxInt32
 		}
-		return r.rank(piece[a:next[b]])
+		return int32(min(r.rank(piece[a:next[b]]), math.MaxInt32))
 	}
-	h := make(pairHeap, 0, n)
-	for i := 0; i < n-1; i++ {
-		if r := pairRank(i); r != math.MaxInt {
+	h := sc.h[:0]
+	for i := int32(0); int(i) < n-1; i++ {
+		if r := pairRank(i); r != math.MaxInt32 {
 			rank[i] = r
-			h = append(h, bpePart{start: i, rank: r})
+			h = append(h, bpePart{start: int(i), rank: int(r)})
 		}
 	}
 	h.init()
 	count := n
 	for len(h) > 0 {
 		top := h.pop()
-		a := top.start
-		if !alive[a] || rank[a] != top.rank {
+		a := int32(top.start)
+		if prev[a] == -2 || int(rank[a]) != top.rank {
 			continue // stale
 		}
 		b := next[a]
-		alive[b] = false
+		prev[b] = -2
 		next[a] = next[b]
 		prev[next[b]] = a
 		count--
 		if r := pairRank(a); r != rank[a] {
 			rank[a] = r
-			if r != math.MaxInt {
-				h.push(bpePart{start: a, rank: r})
+			if r != math.MaxInt32 {
+				h.push(bpePart{start: int(a), rank: int(r)})
 			}
 		}
 		if p := prev[a]; p >= 0 {
 			if r := pairRank(p); r != rank[p] {
 				rank[p] = r
-				if r != math.MaxInt {
-					h.push(bpePart{start: p, rank: r})
+				if r != math.MaxInt32 {
+					h.push(bpePart{start: int(p), rank: int(r)})
 				}
 			}
 		}
 	}
+	sc.h = h
 	return count
 }

@@ -3,6 +3,8 @@ package budget
 import (
 	"fmt"
 	"hash/maphash"
+
+	"github.com/agentcompact/compact/internal/idtext"
 )
 
 // Counter counts the tokens of a text. Implementations must be safe for
@@ -106,7 +108,7 @@ func newTokenCounter(text Counter, encoding string, exact bool, opts []Option) *
 func NewCounter(model string, opts ...Option) (*TokenCounter, error) {
 	c, err := NewEncodingCounter(EncodingForModel(model), opts...)
 	if err != nil {
-		return nil, fmt.Errorf("budget: counter for model %q: %w", model, err)
+		return nil, fmt.Errorf("budget: counter for model %s: %w", idtext.Quote(model), err)
 	}
 	return c, nil
 }
@@ -120,7 +122,7 @@ func NewEncodingCounter(encoding string, opts ...Option) (*TokenCounter, error) 
 	}
 	enc, err := loadEncoder(encoding)
 	if err != nil {
-		return nil, fmt.Errorf("budget: load encoding %q: %w", encoding, err)
+		return nil, fmt.Errorf("budget: load encoding %s: %w", idtext.Quote(encoding), err)
 	}
 	return newTokenCounter(CounterFunc(enc.count), enc.name, true, opts), nil
 }

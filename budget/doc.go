@@ -45,6 +45,13 @@
 // texts, 1.28 M tokens, both encodings), on edge cases of every branch of the
 // patterns, and under fuzzing (FuzzCountMatchesTiktoken).
 //
+// One exception keeps counting linear for every input: a pre-token over 4
+// KiB (a run of one letter, a blob without separators, which byte-pair
+// encoding merges in O(n log n) time and tiktoken-go in quadratic time) is
+// counted window by window, within about two tokens per 4 KiB window of
+// the exact count; a run of one letter counts about as fast as prose and
+// allocates a few bytes per input byte at most (BenchmarkCountRunVsProse).
+//
 // # The estimate
 //
 // Models without a public tokenizer are counted by [EstimateTokens]. chars/4

@@ -12,6 +12,8 @@ import (
 
 	"github.com/pkoukk/tiktoken-go"
 	"github.com/pkoukk/tiktoken-go-loader/assets"
+
+	"github.com/agentcompact/compact/internal/idtext"
 )
 
 // Encoding names accepted by NewEncodingCounter and returned by
@@ -87,7 +89,10 @@ type encoder struct {
 // strings such as "<|endoftext|>" as ordinary text: the length of
 // tiktoken-go's EncodeOrdinary(text) for the same encoding, computed without
 // regexp2 and without building token slices. Invalid UTF-8 is read the way
-// tiktoken-go reads it (each invalid byte becomes U+FFFD).
+// tiktoken-go reads it (each invalid byte becomes U+FFFD). A pre-token over
+// 4 KiB (a run without separators) is counted window by window
+// (longPieces): within two tokens or so per window of the exact count, in
+// linear time and memory.
 func (e *encoder) count(text string) int {
 	if text == "" {
 		return 0
@@ -96,12 +101,20 @@ func (e *encoder) count(text string) int {
 		text = string([]rune(text))
 	}
 	n := 0
+	var long *longPieces // pieces over longPieceWindow bytes: see longPieces
 	for i := 0; i < len(text); {
 		j := e.next(text, i)
 		if j <= i || j > len(text) { // cannot happen; never loop or panic
 			j = len(text)
 		}
-		n += e.ranks.count(text[i:j])
+		if j-i > longPieceWindow {
+			if long == nil {
+				long = &longPieces{ranks: e.ranks}
+			}
+			n += long.count(text[i:j])
+		} else {
+			n += e.ranks.count(text[i:j])
+		}
 		i = j
 	}
 	return n
@@ -128,7 +141,7 @@ var encoders = map[string]*encoderSlot{
 func loadEncoder(name string) (*encoder, error) {
 	slot, ok := encoders[name]
 	if !ok {
-		return nil, fmt.Errorf("budget: unknown encoding %q", name)
+		return nil, fmt.Errorf("budget: unknown encoding %s", idtext.Quote(name))
 	}
 	slot.once.Do(func() {
 		slot.enc, slot.err = buildEncoder(name, encodingSpecs[name])

@@ -118,8 +118,18 @@
 // GitHub, Slack, OpenAI/Anthropic/Stripe/Google style keys and tokens, JWTs,
 // bearer tokens, private key blocks, passwords in URLs, .env style
 // assignments to secret-named upper-case keys and quoted literals assigned to
-// secret-named keys. The registry applies it to every fact, metadata value and
-// digest item; [Builtin] extractors apply it themselves.
+// secret-named keys, secret-looking values of secret-named keys in any case
+// (db_password=..., spring.datasource.password: ...), and credentials by the
+// form that carries them: command-line passwords (mysql -pPASS, --password
+// X, sshpass -p X, curl -u user:pass), authorization and secret-named HTTP
+// headers (Authorization: Basic ..., X-Api-Key: ..., Cookie: ...) and prose
+// ("the password is X"). The registry applies it to every fact, metadata
+// value and digest item; [Builtin] extractors apply it themselves. Values
+// under a secret-named JSON key (*key*, *token*, *secret*, *passw*,
+// credential, authorization, cookie, auth) are never identifiers nor facts.
+// [SecretValues] lists the values Redact removes from a text, and
+// [RedactValues] also clears their bare repeats: the engine uses them on
+// every summary, whoever wrote it.
 //
 // # The digest
 //

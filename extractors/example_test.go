@@ -115,3 +115,15 @@ func ExampleRegistry_RegisterShape() {
 	// Output:
 	// [✓ close_ticket: ticket: T-17 closed]
 }
+
+// A summary written from an unredacted conversation is cleared of the
+// secrets it repeats, in a known form or bare.
+func ExampleRedactValues() {
+	source := "DB_PASSWORD=CorrectHorseBattery9\nmysql -uroot -pS3cretPw9 app"
+	known := extractors.SecretValues(source)
+	fmt.Println(known)
+	fmt.Println(extractors.RedactValues("Logged in with CorrectHorseBattery9 (and S3cretPw9).", known))
+	// Output:
+	// [CorrectHorseBattery9 S3cretPw9]
+	// Logged in with [REDACTED:secret] (and [REDACTED:secret]).
+}

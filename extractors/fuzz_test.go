@@ -114,16 +114,30 @@ func FuzzDigest(f *testing.F) {
 	})
 }
 
-// FuzzRedact checks that Redact is idempotent and never panics.
+// FuzzRedact checks that Redact is idempotent and never panics, and that
+// SecretValues reports only text of its input.
 func FuzzRedact(f *testing.F) {
 	for _, s := range extractortest.Secrets {
 		f.Add("token " + s)
 	}
 	f.Add("-----BEGIN RSA PRIVATE KEY-----\nabc")
+	for _, s := range []string{ // the credential forms (issue 24)
+		"db_password=Kangaroo42x", "mysql -uroot -pS3cretPw9 app", "sshpass -p 'Hunter22x' ssh h",
+		"mysql --password=Pa55word app", "curl -u alice:W0nderland9 https://x",
+		`curl -H "Authorization: Basic YWxpY2U6V29uZGVy" https://x`, "x-api-key: 9f8e7d6c5b4a3928",
+		"Cookie: session=abc123", "the password is UsrDbPw-Kangaroo42", "Authorization: Basic [REDACTED:auth]",
+	} {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		r := extractors.Redact(s)
 		if extractors.Redact(r) != r {
 			t.Fatalf("not idempotent: %q -> %q -> %q", s, r, extractors.Redact(r))
+		}
+		for _, v := range extractors.SecretValues(s) {
+			if !strings.Contains(s, v) {
+				t.Fatalf("SecretValues(%q) invents %q", s, v)
+			}
 		}
 	})
 }

@@ -47,6 +47,7 @@ func describeJSONFor(s, tool string) (jsonDoc, bool) {
 	if json.Unmarshal([]byte(t), &v) != nil {
 		return jsonDoc{}, false
 	}
+	v = redactSecretValues(v, false) // a secret is never an identifier nor a fact
 	d := jsonDoc{}
 	seen := map[string]bool{}
 	collectIDs(v, false, &d.ids, seen)
@@ -101,9 +102,12 @@ func collectIDs(v any, idKey bool, ids *[]string, seen map[string]bool) {
 
 // isIDKey reports whether a JSON key names an identifier: id, ids, uuid,
 // key, ref, *_id, *_ids, *_number, *-id, *_no, *_code, *_uuid, *_key,
-// *_ref, and their camelCase forms *Id, *ID, *Ids, *Number, ... It does
-// not allocate.
+// *_ref, and their camelCase forms *Id, *ID, *Ids, *Number, ...; never a
+// secret-named key (api_key, access_token: see isSecretKey).
 func isIDKey(k string) bool {
+	if isSecretKey(k) {
+		return false
+	}
 	switch len(k) {
 	case 2, 3, 4:
 		if strings.EqualFold(k, "id") || strings.EqualFold(k, "ids") || strings.EqualFold(k, "uuid") ||

@@ -2,6 +2,7 @@ package extractors
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -25,8 +26,14 @@ type secretRule struct {
 	multiline bool
 }
 
-// secretRules are compiled once; they are immutable after init.
-var secretRules = []secretRule{
+// secretRules are compiled once; they are immutable after init. The
+// credential forms of commands, headers and prose (redactforms.go) come
+// after the token patterns, which they leave alone.
+var secretRules = slices.Concat(patternRules, formRules)
+
+// patternRules recognize secrets by their own shape or by the name they
+// are assigned to.
+var patternRules = []secretRule{
 	{
 		kind:      "private-key",
 		re:        regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY( BLOCK)?-----(?s:.*?)(-----END[ A-Z0-9]*PRIVATE KEY( BLOCK)?-----|\z)`),
@@ -92,7 +99,7 @@ var secretRules = []secretRule{
 		// characters mixing letters and digits), so code such as
 		// "password = request.POST" is left alone.
 		kind:    "keyvalue",
-		re:      regexp.MustCompile(`(?i)\b((?:aws_secret_access_key|aws_session_token|secret_access_key|client_secret|secret_key|api_?key|apikey|access_?token|auth_?token|refresh_?token|private_?key|password|passwd|pwd|token|secret)\s*[:=]\s*)([^\s"'\[,;(){}<>]{8,})`),
+		re:      regexp.MustCompile(`(?i)\b((?:[a-z0-9]+[_.-])*(?:aws_secret_access_key|aws_session_token|secret_access_key|client_secret|secret_key|api[_-]?key|apikey|access_?token|auth_?token|refresh_?token|private_?key|password|passwd|pwd|token|secret)\s*[:=]\s*)([^\s"'\[,;(){}<>]{8,})`),
 		repl:    "[REDACTED:secret]",
 		hints:   []string{"secret", "token", "passw", "pwd", "key"},
 		valueOK: looksSecret,
@@ -262,22 +269,34 @@ func replaceValues(s string, r secretRule) string {
 }
 
 // looksSecret reports whether an unquoted value looks like a secret rather
-// than code: letters and digits mixed, no dots or parentheses of a
-// reference (self.password, os.environ).
+// than code: no dots or parentheses of a reference (self.password,
+// os.environ), and letters mixed with digits, or a capitalized mixed-case
+// word (CorrectHorseBattery), or letters with punctuation (Pa$$-w0rd!).
+// Lower-case or camelCase words (db_password, getPassword) are code.
 func looksSecret(v string) bool {
+	if v == "" {
+		return false
+	}
 	if strings.ContainsAny(v, ".()[]$%") && !strings.Contains(v, "/") {
 		return false
 	}
-	letters, digits := 0, 0
+	letters, digits, upper, lower, punct := 0, 0, 0, 0, 0
 	for i := 0; i < len(v); i++ {
 		switch c := v[i]; {
 		case c >= '0' && c <= '9':
 			digits++
-		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		case c >= 'a' && c <= 'z':
 			letters++
+			lower++
+		case c >= 'A' && c <= 'Z':
+			letters++
+			upper++
+		case strings.IndexByte("!@#^&*+~-=?", c) >= 0:
+			punct++
 		}
 	}
-	return letters > 0 && digits > 0
+	capitalized := v[0] >= 'A' && v[0] <= 'Z' && upper >= 2 && lower > 0
+	return letters > 0 && (digits > 0 || capitalized || punct > 0)
 }
 
 // redacting wraps an extractor so that its facts and metadata are redacted.
@@ -292,4 +311,50 @@ func redacting(f Func) Extractor {
 		}
 		return s
 	})
+}
+
+// secretKeyWords are the words that make a key secret-named (see
+// isSecretKey).
+var secretKeyWords = []string{"key", "token", "secret", "passw", "passphrase", "credential", "authorization", "cookie"}
+
+// isSecretKey reports whether a key (JSON, YAML, header, argument) names a
+// secret: one holding key, token, secret, passw(or)d, passphrase,
+// credential, authorization or cookie, or auth as a word, in any case
+// (api_key, apiKey, x-api-key, sessionToken, db_password). Counts and
+// words that merely contain them (input_tokens, keywords, author) are not.
+// Values under a secret-named key are never identifiers nor facts.
+func isSecretKey(k string) bool {
+	l := strings.ToLower(k)
+	if strings.Contains(l, "keyword") || strings.Contains(l, "tokens") || strings.Contains(l, "tokeniz") {
+		return false
+	}
+	for _, w := range secretKeyWords {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return l == "auth" || strings.HasPrefix(l, "auth_") || strings.HasPrefix(l, "auth-") ||
+		strings.HasSuffix(l, "_auth") || strings.HasSuffix(l, "-auth")
+}
+
+// redactSecretValues replaces, in place, every string under a
+// secret-named key of v, a freshly decoded JSON value, by the redaction
+// mark (secret says v itself is under one); numbers and booleans stay. It
+// returns v.
+func redactSecretValues(v any, secret bool) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = redactSecretValues(e, secret || isSecretKey(k))
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = redactSecretValues(e, secret)
+		}
+	case string:
+		if secret {
+			return "[REDACTED:secret]"
+		}
+	}
+	return v
 }

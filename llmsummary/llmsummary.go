@@ -252,6 +252,11 @@ func (s *Summarizer) tryModel(ctx context.Context, req summary.Request, in summa
 			return summary.Record{}, false, cerr
 		}
 		wait, ok := pol.wait(attempt, cerr)
+		if ok && !fits(ctx, wait) {
+			s.cfg.log.Info("llmsummary: summarizer retry would not fit the deadline, giving up on this model",
+				"model", s.names[mi], "wait", wait)
+			return summary.Record{}, false, cerr
+		}
 		if !ok {
 			s.cfg.log.Info("llmsummary: summarizer retry wait over the cap, giving up on this model",
 				"model", s.names[mi], "wait", wait, "maxDelay", pol.MaxDelay)
@@ -281,7 +286,8 @@ func (s *Summarizer) attempt(ctx context.Context, req summary.Request, in summar
 		llms.WithTemperature(0),
 	}
 	report := summary.Call{Model: s.names[mi], Attempt: attempt + 1, Start: s.cfg.now()}
-	resp, reply, cerr := s.call(ctx, s.models[mi], in.msgs, callOpts)
+	bound := s.cfg.retry.attemptTimeout(ctx, attempt, len(s.models)-1-mi)
+	resp, reply, cerr := s.call(ctx, s.models[mi], bound, in.msgs, callOpts)
 	report.Duration = s.cfg.now().Sub(report.Start)
 	report.InputTokens = in.tokens
 	if pt, ok := usage.PromptTokens(resp); ok {
@@ -338,13 +344,14 @@ func (s *Summarizer) report(ctx context.Context, req summary.Request, st *Stats,
 }
 
 // call makes one model call and returns the response and its reply text.
-// It bounds the call by the policy's AttemptTimeout, marks ctx as a
+// It bounds the call by t (the policy's attempt timeout: see
+// RetryPolicy.attemptTimeout; 0 for none), marks ctx as a
 // summarizer call, collects a Retry-After seen by [NewRetryAfterTransport],
 // and turns a panicking model into an error. resp may be non-nil on error
 // (a reply without any choice).
-func (s *Summarizer) call(ctx context.Context, model llms.Model, msgs []llms.MessageContent, opts []llms.CallOption) (resp *llms.ContentResponse, reply string, err error) {
+func (s *Summarizer) call(ctx context.Context, model llms.Model, t time.Duration, msgs []llms.MessageContent, opts []llms.CallOption) (resp *llms.ContentResponse, reply string, err error) {
 	callCtx := summary.MarkSummarizerCall(ctx)
-	if t := s.cfg.retry.AttemptTimeout; t > 0 {
+	if t > 0 {
 		var cancel context.CancelFunc
 		callCtx, cancel = context.WithTimeout(callCtx, t)
 		defer cancel()

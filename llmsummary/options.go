@@ -42,7 +42,8 @@ const (
 
 // WithRetryPolicy replaces the retry policy of model calls. Default
 // [DefaultRetryPolicy]: one retry of transport errors after 250 ms x
-// 2^attempt (or the server's Retry-After, up to 10 s), 60 s per attempt,
+// 2^attempt (or the server's Retry-After, up to 10 s), 20 s per attempt
+// and at most its share of the context's deadline,
 // validation errors never retried. A negative MaxRetries counts as 0.
 func WithRetryPolicy(p RetryPolicy) Option {
 	return func(c *config) {
@@ -91,7 +92,10 @@ func WithLogger(l *slog.Logger) Option {
 // messages to summarize, falls back to the transcript. A message shows by
 // its content, by its tool call ids, or, masked or cut, by the ref it shows
 // (summary.Request.Refs); the summary covers the conversation through the
-// last message shown. The reply is validated and redacted as always.
+// last message shown. The reply is validated as always; the engine
+// redacts it, its bare repeats of the conversation's secrets included
+// (summary.Record.Redacted with summary.Request.SecretValues), as it does
+// every summary.
 // Default [CacheSafeAuto].
 func WithCacheSafe(mode CacheSafe) Option { return func(c *config) { c.cacheSafe = mode } }
 

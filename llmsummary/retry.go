@@ -23,7 +23,7 @@ const (
 	DefaultMaxRetries     = 1                      // retries per model after a transport error
 	DefaultRetryBaseDelay = 250 * time.Millisecond // backoff unit: 250 ms x 2^retry
 	DefaultRetryMaxDelay  = 10 * time.Second       // longest wait before giving up on a model
-	DefaultAttemptTimeout = 60 * time.Second       // bound of one model call
+	DefaultAttemptTimeout = 20 * time.Second       // bound of one model call
 )
 
 // RetryPolicy decides how the [Summarizer] retries a failed model call on
@@ -44,9 +44,14 @@ type RetryPolicy struct {
 	// compaction. 0 means no cap. Default 10 s.
 	MaxDelay time.Duration
 	// AttemptTimeout bounds one model call; a call that exceeds it fails
-	// with a timeout, which is retryable. The caller's context deadline
-	// still applies and is never retried. 0 means no per-attempt bound.
-	// Default 60 s.
+	// with a timeout, which is retryable. Under a context deadline (the
+	// engine's summarizer deadline, or the caller's), each attempt is also
+	// bounded by its share of the time left (the time left divided by the
+	// attempts left on the model), so that the retries fit inside the
+	// deadline; the deadline itself is never retried. 0 means no
+	// per-attempt bound beyond that share. Default 20 s: a hung model
+	// costs at most about 40 s without a deadline.
+
 	AttemptTimeout time.Duration
 	// CheckRetry reports whether err, returned by a model call, is worth
 	// retrying. nil means [IsRetryable].
@@ -59,7 +64,7 @@ type RetryPolicy struct {
 // DefaultRetryPolicy returns the default policy: one retry of transport
 // errors (network errors, timeouts, HTTP 408/429/5xx) after 250 ms x
 // 2^attempt or the server's Retry-After, at most 10 s, each attempt bounded
-// by 60 s. Validation errors ([prompts.ErrInvalidSummary]) are not retried.
+// by 20 s and by its share of the context's deadline. Validation errors ([prompts.ErrInvalidSummary]) are not retried.
 func DefaultRetryPolicy() RetryPolicy {
 	return RetryPolicy{
 		MaxRetries:     DefaultMaxRetries,
@@ -75,6 +80,29 @@ func (p RetryPolicy) shouldRetry(ctx context.Context, err error) bool {
 		return p.CheckRetry(ctx, err)
 	}
 	return IsRetryable(err)
+}
+
+// attemptTimeout returns the bound of attempt (0-based) on one model,
+// with later models still to try after it: the policy's AttemptTimeout,
+// and under a deadline at most the time left divided by the attempts left
+// (this one, its retries, and a first attempt of each later model); 0
+// means none.
+func (p RetryPolicy) attemptTimeout(ctx context.Context, attempt, later int) time.Duration {
+	t := p.AttemptTimeout
+	if dl, ok := ctx.Deadline(); ok {
+		left := max(p.MaxRetries-attempt, 0) + 1 + max(later, 0)
+		if share := time.Until(dl) / time.Duration(left); t <= 0 || share < t {
+			t = max(share, time.Millisecond)
+		}
+	}
+	return t
+}
+
+// fits reports whether a wait of d before the next attempt leaves that
+// attempt any time before ctx's deadline.
+func fits(ctx context.Context, d time.Duration) bool {
+	dl, ok := ctx.Deadline()
+	return !ok || time.Until(dl) > d
 }
 
 // wait applies Backoff (or DefaultBackoff); ok is false when the wait

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/agentcompact/compact/internal/idtext"
 	"github.com/agentcompact/compact/store"
 )
 
@@ -77,7 +78,7 @@ func (src storeSource) check() error {
 		return ErrNoSession
 	}
 	if src.s == nil {
-		return fmt.Errorf("recall: session %q has no original store: %w", src.session, ErrNothingCompacted)
+		return fmt.Errorf("recall: session %s has no original store: %w", idtext.Quote(src.session), ErrNothingCompacted)
 	}
 	return nil
 }

@@ -54,3 +54,15 @@ func ExampleFunc() {
 	// mode: llm summarizer calls: 1
 	// my-model attempt 1: 1200 tokens in, 80 out, error ""
 }
+
+// A summary a model wrote from the conversation, redacted as the engine
+// redacts every summary: the secrets it repeats, in a known form or bare.
+func ExampleRecord_Redacted() {
+	req := summary.Request{Messages: []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeTool, "DB_PASSWORD=CorrectHorseBattery9"),
+	}}
+	rec := summary.Record{Summary: "Connected with CorrectHorseBattery9; curl -u bob:pa55w0rd worked."}
+	fmt.Println(rec.Redacted(req.SecretValues()).Summary)
+	// Output:
+	// Connected with [REDACTED:secret]; curl -u bob:[REDACTED:password] worked.
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -100,4 +102,24 @@ func TestFunc(t *testing.T) {
 	rec, err := s.Summarize(context.Background(), Request{Previous: &Record{Summary: "p"}})
 	require.NoError(t, err)
 	assert.Equal(t, Record{Summary: "p+", Mode: ModeRule}, rec)
+}
+
+func TestRecordRedacted(t *testing.T) {
+	r := Record{
+		Summary:   "DB_PASSWORD=CorrectHorseBattery9 and the bare CorrectHorseBattery9",
+		KeyPoints: []string{"token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"},
+		Context: Context{
+			Decisions:   []string{"use CorrectHorseBattery9"},
+			ActionItems: []ActionItem{{Owner: "bob", Task: "rotate CorrectHorseBattery9"}},
+		},
+	}
+	orig := r.Clone()
+	got := r.Redacted([]string{"CorrectHorseBattery9"})
+	b, _ := json.Marshal(got)
+	if strings.Contains(string(b), "CorrectHorse") || strings.Contains(string(b), "ghp_0123") {
+		t.Errorf("Redacted kept a secret: %s", b)
+	}
+	if !reflect.DeepEqual(orig, r) {
+		t.Errorf("Redacted changed its receiver")
+	}
 }

@@ -27,6 +27,11 @@ var Secrets = []string{
 	"hunter2hunter2",
 	"MIIEvQIBADANBgkqhkiG9w0BAQEFAASC",
 	"s3cr3tPassw0rd",
+	"Kangaroo42x",
+	"S3cretPw9",
+	"W0nderland9",
+	"YWxpY2U6V29uZGVybGFuZA",
+	"9f8e7d6c5b4a3928",
 }
 
 // secretText holds every planted secret in the forms Redact covers.
@@ -38,6 +43,11 @@ var secretText = strings.Join([]string{
 	"postgres://admin:" + Secrets[4] + "@db.example.com:5432/app",
 	"-----BEGIN RSA PRIVATE KEY-----\n" + Secrets[5] + "\n-----END RSA PRIVATE KEY-----",
 	`{"password": "` + Secrets[6] + `"}`,
+	"db_password=" + Secrets[7],
+	"mysql -uroot -p" + Secrets[8] + " app",
+	"curl -u alice:" + Secrets[9] + " https://api.example.com",
+	"Authorization: Basic " + Secrets[10] + "==",
+	"x-api-key: " + Secrets[11],
 }, "\n")
 
 // Options tunes [RunWith].

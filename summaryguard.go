@@ -1,0 +1,46 @@
+package compact
+
+import (
+	"errors"
+	"strings"
+	"unicode/utf8"
+)
+
+// redactRecord is the one redaction point of every summary the engine
+// makes, whoever wrote it: rec passes summary.Record.Redacted. When
+// fromModel is set (a summarizer, which may have seen the conversation
+// unredacted), the secret values of the request (req.SecretValues) are
+// redacted too wherever the summary repeats them bare.
+func redactRecord(rec SummaryRecord, req SummarizeRequest, fromModel bool) SummaryRecord {
+	var known []string
+	if fromModel {
+		known = req.SecretValues()
+	}
+	return rec.Redacted(known)
+}
+
+// validRecordText reports a summarizer's text that is not valid UTF-8 or
+// holds a NUL.
+func validRecordText(rec SummaryRecord) error {
+	var err error
+	rec.MapTexts(func(s string) string {
+		switch {
+		case err != nil:
+		case !utf8.ValidString(s):
+			err = errors.New("summarizer returned invalid UTF-8")
+		case strings.IndexByte(s, 0) >= 0:
+			err = errors.New("summarizer returned a NUL byte")
+		}
+		return s
+	})
+	return err
+}
+
+// sanitizeRecord makes the rule digest's texts valid UTF-8 without NUL,
+// should an extractor have let one through: the digest has no fallback.
+func sanitizeRecord(rec SummaryRecord) SummaryRecord {
+	if validRecordText(rec) == nil {
+		return rec
+	}
+	return rec.MapTexts(func(s string) string { return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "") })
+}
