@@ -64,7 +64,7 @@ func ExampleWrap() {
 	// received 9 messages
 	// built more than the budget: true
 	// sent within the budget: true
-	// compaction reason: emergency
+	// compaction reason: trigger
 }
 
 // Without WithSession, the calls of one agent run share the session keyed
