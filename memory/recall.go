@@ -118,7 +118,7 @@ func (m *Memory) recallSource(ctx context.Context) (recall.Source, error) {
 		return nil, ErrClosed
 	}
 	if m.idErr != nil {
-		return nil, m.idErr
+		return nil, fmt.Errorf("%w: %w", m.idErr, recall.ErrNoSession)
 	}
 	if err := m.syncForRead(ctx); err != nil {
 		return nil, err

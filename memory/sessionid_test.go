@@ -28,7 +28,7 @@ func TestRefusedSessionID(t *testing.T) {
 		errs = append(errs, err)
 		out, err := m.RecallTool().Call(ctx, "hi")
 		require.NoError(t, err, "the recall tool answers an error in text")
-		assert.True(t, strings.HasPrefix(out, "recall: could not read"), "the tool reads nothing: %.200q", out)
+		assert.True(t, strings.HasPrefix(out, "recall: no session"), "the tool reads nothing: %.200q", out)
 		assert.Less(t, len(out), 400, "%.400q", out)
 		for i, err := range errs {
 			require.ErrorIs(t, err, conversation.ErrInvalidID, "id %.20q, call %d", id, i)

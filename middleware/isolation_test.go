@@ -2,7 +2,6 @@ package middleware
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 
@@ -92,11 +91,10 @@ func TestRecallNeverReadsAutomaticOriginals(t *testing.T) {
 	for _, id := range []string{auto, "\x00" + auto} {
 		for _, q := range []string{"VICTIMSECRET", "read_file"} {
 			out, err := tool.Call(WithSession(ctx, id), q)
+			require.NoError(t, err, "a refused id is answered as no session")
+			assert.True(t, strings.HasPrefix(out, "recall: no session"), "recall as %q searching %q: %.120q", id, q, out)
 			assert.NotContains(t, out, "VICTIMSECRET-4111", "recall as %q searching %q", id, q)
 			assert.NotContains(t, out, "handler", "recall as %q searching %q: %.120q", id, q, out)
-			if err != nil {
-				assert.True(t, errors.Is(err, ErrInvalidSession), "recall as %q: %v", id, err)
-			}
 		}
 	}
 }

@@ -20,7 +20,7 @@ var _ tools.Tool = (*recall.Tool)(nil)
 // the tool, so run the agent with that context; without it (automatic
 // session keys cannot be known to a tool) the tool answers so in one line,
 // and an id [CheckSessionID] refuses (an automatic id such as "auto-...",
-// whatever its hash) reads nothing.
+// whatever its hash) reads nothing and is answered as no session.
 // The originals are kept in memory per session, within
 // [WithMaxOriginalBytes], and leave with their session. Counts use the
 // compactor's counter; [WithRecallOptions] adds or overrides recall options
@@ -42,7 +42,7 @@ func (m *Model) recallSource(ctx context.Context) (recall.Source, error) {
 	if err := CheckSessionID(id); err != nil {
 		// Never a key of another namespace: automatic conversations
 		// are not known to tools (I9).
-		return nil, fmt.Errorf("middleware: recall: %w", err)
+		return nil, fmt.Errorf("middleware: recall: %w: %w", err, recall.ErrNoSession)
 	}
 	if os, ok := m.o.store.(store.OriginalStore); ok {
 		return recall.StoreSource(os, id), nil
