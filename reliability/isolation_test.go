@@ -66,6 +66,21 @@ func isoConversation(secret string, turns int) []llms.MessageContent {
 	return msgs
 }
 
+// isoCompactor is the repro's engine: a 4,000-token window with the
+// shallow trigger (0.8, 0.7), so that old tool outputs are masked.
+func isoCompactor(t *testing.T) *compact.Compactor {
+	t.Helper()
+	c, err := compact.New(compact.WithModel("gpt-4o"), compact.WithContextWindow(4000), compact.WithReservedOutput(400),
+		compact.WithTrigger(0.8, 0.7))
+	require.NoError(t, err)
+	return c
+}
+
+// okModel answers "ok" to every call.
+var okModel = funcModel(func(context.Context, []llms.MessageContent, ...llms.CallOption) (*llms.ContentResponse, error) {
+	return reply("ok"), nil
+})
+
 // TestIsolationThroughStores (I9, the repro's iso): a session-less
 // conversation on a Model with a real store compacts; an attacker who
 // computes its automatic id from its opening (on a Model of its own) and
@@ -78,18 +93,13 @@ func TestIsolationThroughStores(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
 			s := open(t)
-			c, err := compact.New(compact.WithModel("gpt-4o"), compact.WithContextWindow(4000), compact.WithReservedOutput(400),
-				compact.WithTrigger(0.8, 0.7))
-			require.NoError(t, err)
+			c := isoCompactor(t)
 			var infos []middleware.CallInfo
-			model := funcModel(func(context.Context, []llms.MessageContent, ...llms.CallOption) (*llms.ContentResponse, error) {
-				return reply("ok"), nil
-			})
-			llm := middleware.Wrap(model, c, middleware.WithStore(s), middleware.WithObserver(func(ci middleware.CallInfo) { infos = append(infos, ci) }))
+			llm := middleware.Wrap(okModel, c, middleware.WithStore(s), middleware.WithObserver(func(ci middleware.CallInfo) { infos = append(infos, ci) }))
 			tool := llm.RecallTool()
 
 			// An explicit conversation: its own recall finds its text.
-			_, err = llm.GenerateContent(middleware.WithSession(ctx, "user-B"), isoConversation("BSECRET-hunter2", 12))
+			_, err := llm.GenerateContent(middleware.WithSession(ctx, "user-B"), isoConversation("BSECRET-hunter2", 12))
 			require.NoError(t, err)
 			out, err := tool.Call(middleware.WithSession(ctx, "user-B"), "BSECRET")
 			require.NoError(t, err)
@@ -105,7 +115,7 @@ func TestIsolationThroughStores(t *testing.T) {
 
 			// The attacker computes the id from the opening alone.
 			var computed string
-			local := middleware.Wrap(model, c, middleware.WithObserver(func(ci middleware.CallInfo) { computed = ci.SessionID }))
+			local := middleware.Wrap(okModel, c, middleware.WithObserver(func(ci middleware.CallInfo) { computed = ci.SessionID }))
 			_, err = local.GenerateContent(ctx, isoConversation("", 0))
 			require.NoError(t, err)
 			require.Equal(t, auto, computed, "the automatic id is computable: it must not be a key to anything shared")
@@ -144,15 +154,10 @@ func TestIsolationThroughStores(t *testing.T) {
 // refused, and the victim's session keeps its object and its summary.
 func TestIsolationInTable(t *testing.T) {
 	ctx := context.Background()
-	c, err := compact.New(compact.WithModel("gpt-4o"), compact.WithContextWindow(4000), compact.WithReservedOutput(400),
-		compact.WithTrigger(0.8, 0.7))
-	require.NoError(t, err)
+	c := isoCompactor(t)
 	var got string
-	model := funcModel(func(context.Context, []llms.MessageContent, ...llms.CallOption) (*llms.ContentResponse, error) {
-		return reply("ok"), nil
-	})
-	llm := middleware.Wrap(model, c, middleware.WithObserver(func(ci middleware.CallInfo) { got = ci.SessionID }))
-	_, err = llm.GenerateContent(ctx, isoConversation("VICTIMSECRET-4111111111111111", 12))
+	llm := middleware.Wrap(okModel, c, middleware.WithObserver(func(ci middleware.CallInfo) { got = ci.SessionID }))
+	_, err := llm.GenerateContent(ctx, isoConversation("VICTIMSECRET-4111111111111111", 12))
 	require.NoError(t, err)
 	auto := got
 	require.True(t, strings.HasPrefix(auto, middleware.AutoSessionPrefix))

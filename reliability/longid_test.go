@@ -7,9 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/tmc/langchaingo/llms"
 
-	"github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/memory"
 	"github.com/agentcompact/compact/middleware"
 	"github.com/agentcompact/compact/store"
@@ -36,19 +34,15 @@ func TestLongSessionIDErrorsBounded(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
 			s := open(t)
-			c, err := compact.New(compact.WithModel("gpt-4o"), compact.WithContextWindow(4000), compact.WithReservedOutput(400))
-			require.NoError(t, err)
+			c := isoCompactor(t)
 
 			mem := memory.New(c, memory.WithStore(s), memory.WithSessionID(long))
 			requireBounded(t, mem.SaveContext(ctx, map[string]any{"input": "a"}, map[string]any{"output": "b"}), "memory SaveContext")
-			_, err = mem.LoadMemoryVariables(ctx, map[string]any{"input": "x"})
+			_, err := mem.LoadMemoryVariables(ctx, map[string]any{"input": "x"})
 			requireBounded(t, err, "memory LoadMemoryVariables")
 			requireBounded(t, mem.Clear(ctx), "memory Clear")
 
-			model := funcModel(func(context.Context, []llms.MessageContent, ...llms.CallOption) (*llms.ContentResponse, error) {
-				return reply("ok"), nil
-			})
-			for _, llm := range []*middleware.Model{middleware.Wrap(model, c), middleware.Wrap(model, c, middleware.WithStore(s))} {
+			for _, llm := range []*middleware.Model{middleware.Wrap(okModel, c), middleware.Wrap(okModel, c, middleware.WithStore(s))} {
 				_, err = llm.GenerateContent(middleware.WithSession(ctx, long), isoConversation("S", 12))
 				requireBounded(t, err, "middleware GenerateContent")
 			}
