@@ -88,7 +88,7 @@ func New(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 		}
 	}
 	if !validPrefix(o.prefix) {
-		return nil, fmt.Errorf("pgstore: table prefix %q: want 1-40 bytes of [a-z0-9_], not starting with a digit", o.prefix)
+		return nil, fmt.Errorf("pgstore: table prefix %s: want 1-40 bytes of [a-z0-9_], not starting with a digit", idtext.Quote(o.prefix))
 	}
 	s := &Store{pool: o.pool, t: newTables(o.prefix)}
 	if s.pool == nil {
