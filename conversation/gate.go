@@ -8,6 +8,7 @@ import (
 	"time"
 
 	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/internal/idtext"
 	"github.com/agentcompact/compact/store"
 )
 
@@ -81,7 +82,7 @@ func (g *gate) decide(ctx context.Context, reason string) error {
 		return g.current(ctx)
 	}
 	if reason == compact.ReasonEmergency {
-		return fmt.Errorf("session %q: another replica holds the compaction lease: %w", g.sid, compact.ErrSkipSummarizer)
+		return fmt.Errorf("session %s: another replica holds the compaction lease: %w", idtext.Quote(g.sid), compact.ErrSkipSummarizer)
 	}
 	return g.wait(ctx)
 }
@@ -98,15 +99,15 @@ func (g *gate) wait(ctx context.Context) error {
 		case <-t.C:
 		}
 		if v, err := g.s.Version(ctx, g.sid); err == nil && v != g.version {
-			return fmt.Errorf("session %q: version %d was stored by the replica holding the compaction lease (compacting from %d): %w",
-				g.sid, v, g.version, store.ErrConflict)
+			return fmt.Errorf("session %s: version %d was stored by the replica holding the compaction lease (compacting from %d): %w",
+				idtext.Quote(g.sid), v, g.version, store.ErrConflict)
 		}
 		if ok, err := g.l.TryLease(ctx, g.sid, g.holder, g.lt.TTL); err == nil && ok {
 			g.setHeld()
 			return g.current(ctx)
 		}
 	}
-	return fmt.Errorf("session %q: waited %v for the replica holding the compaction lease: %w", g.sid, g.lt.Wait, compact.ErrSkipSummarizer)
+	return fmt.Errorf("session %s: waited %v for the replica holding the compaction lease: %w", idtext.Quote(g.sid), g.lt.Wait, compact.ErrSkipSummarizer)
 }
 
 // current checks, under the lease, that the stored state is still the one
@@ -118,8 +119,8 @@ func (g *gate) current(ctx context.Context) error {
 	if err != nil || v == g.version {
 		return ctx.Err() // a store failure lets the summarizer run
 	}
-	return fmt.Errorf("session %q: version %d was stored by another replica (compacting from %d): %w",
-		g.sid, v, g.version, store.ErrConflict)
+	return fmt.Errorf("session %s: version %d was stored by another replica (compacting from %d): %w",
+		idtext.Quote(g.sid), v, g.version, store.ErrConflict)
 }
 
 func (g *gate) setHeld() {

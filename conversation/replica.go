@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/internal/idtext"
 	"github.com/agentcompact/compact/store"
 )
 
@@ -149,17 +150,21 @@ type Change struct {
 // [Replica]). It returns nil once the turn's change is stored (or there
 // was none), the engine's error, ctx's error, or, after the last attempt,
 // the last store error (wrapping store.ErrConflict when every attempt
-// lost a compare-and-swap).
+// lost a compare-and-swap). An id [CheckID] refuses is an error wrapping
+// ErrInvalidID, and nothing is read or written.
 func (r *Replica) Turn(ctx context.Context, id string, l Local) error {
+	if err := CheckID(id); err != nil {
+		return err
+	}
 	k, err := r.locks.lock(ctx, id)
 	if err != nil {
-		return fmt.Errorf("conversation %q: wait for its lock: %w", id, err)
+		return fmt.Errorf("conversation %s: wait for its lock: %w", idtext.Quote(id), err)
 	}
 	defer r.locks.unlock(id, k)
 	var last error
 	for k := range r.backoff.Attempts {
 		if err := sleep(ctx, r.backoff.Delay(k)); err != nil {
-			return fmt.Errorf("conversation %q: %w (after %w)", id, err, errOr(last))
+			return fmt.Errorf("conversation %s: %w (after %w)", idtext.Quote(id), err, errOr(last))
 		}
 		again, err := r.attempt(ctx, id, l)
 		if !again {
@@ -171,7 +176,7 @@ func (r *Replica) Turn(ctx context.Context, id string, l Local) error {
 	if errors.Is(last, store.ErrConflict) && r.serveUnsaved(ctx, id, l) == nil {
 		return nil
 	}
-	return fmt.Errorf("conversation %q: %d attempts: %w", id, r.backoff.Attempts, last)
+	return fmt.Errorf("conversation %s: %d attempts: %w", idtext.Quote(id), r.backoff.Attempts, last)
 }
 
 // serveUnsaved is the last resort of a turn whose every attempt lost the
@@ -185,7 +190,7 @@ func (r *Replica) serveUnsaved(ctx context.Context, id string, l Local) error {
 		return err
 	}
 	skip := func(context.Context, string) error {
-		return fmt.Errorf("conversation %q: serving unsaved after conflicts: %w", id, compact.ErrSkipSummarizer)
+		return fmt.Errorf("conversation %s: serving unsaved after conflicts: %w", idtext.Quote(id), compact.ErrSkipSummarizer)
 	}
 	ch, err := l.Step(ctx, ver, skip)
 	if err == nil {
@@ -241,7 +246,7 @@ func (r *Replica) attempt(ctx context.Context, id string, l Local) (again bool, 
 	st.SessionID, st.Version = id, ver
 	v, err := r.s.Save(ctx, st, ch.ChainFrom)
 	if err != nil {
-		return !isContextErr(ctx, err), fmt.Errorf("conversation %q: save at version %d: %w", id, ver, err)
+		return !isContextErr(ctx, err), fmt.Errorf("conversation %s: save at version %d: %w", idtext.Quote(id), ver, err)
 	}
 	l.Saved(v, ch)
 	return false, nil
@@ -272,7 +277,7 @@ func (r *Replica) sync(ctx context.Context, id string, l Local, b Backoff) (int6
 			})
 		}
 		if err != nil {
-			return 0, fmt.Errorf("conversation %q: read the stored version: %w", id, err)
+			return 0, fmt.Errorf("conversation %s: read the stored version: %w", idtext.Quote(id), err)
 		}
 		if sv == v {
 			return v, nil
@@ -286,10 +291,10 @@ func (r *Replica) sync(ctx context.Context, id string, l Local, b Backoff) (int6
 		})
 	}
 	if err != nil {
-		return 0, fmt.Errorf("conversation %q: load the stored state: %w", id, err)
+		return 0, fmt.Errorf("conversation %s: load the stored state: %w", idtext.Quote(id), err)
 	}
 	if err := l.Adopt(ctx, st); err != nil {
-		return 0, fmt.Errorf("conversation %q: adopt the stored state (version %d): %w", id, st.Version, err)
+		return 0, fmt.Errorf("conversation %s: adopt the stored state (version %d): %w", idtext.Quote(id), st.Version, err)
 	}
 	return st.Version, nil
 }
@@ -310,7 +315,7 @@ func (r *Replica) putOriginals(ctx context.Context, id string, list []store.Orig
 		return nil
 	}
 	if err := os.PutOriginals(ctx, id, list); err != nil {
-		return fmt.Errorf("conversation %q: store %d originals: %w", id, len(list), err)
+		return fmt.Errorf("conversation %s: store %d originals: %w", idtext.Quote(id), len(list), err)
 	}
 	return nil
 }

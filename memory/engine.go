@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentcompact/compact/conversation"
+	"github.com/agentcompact/compact/internal/idtext"
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/internal/msg"
@@ -135,7 +136,7 @@ func (m *Memory) runEngine(ctx context.Context, force string, pend *pendingInput
 		if err == t.stepErr { // the engine's own error, as it is
 			return nil, err
 		}
-		return nil, fmt.Errorf("memory: compact session %q: %w", m.o.sessionID, err)
+		return nil, fmt.Errorf("memory: compact session %s: %w", idtext.Quote(m.o.sessionID), err)
 	}
 	return t.res, t.inputErr
 }
@@ -180,7 +181,7 @@ func (m *Memory) step(ctx context.Context, t *turn, gate compact.SummarizeGate) 
 	defer m.mu.Unlock()
 	if m.gen != gen {
 		// The state was replaced meanwhile: run again on the new one.
-		return conversation.Change{}, fmt.Errorf("memory: state of session %q replaced during compaction: %w", m.o.sessionID, store.ErrConflict)
+		return conversation.Change{}, fmt.Errorf("memory: state of session %s replaced during compaction: %w", idtext.Quote(m.o.sessionID), store.ErrConflict)
 	}
 	st, from, changed := m.recordResultLocked(t.res, &call, n)
 	if !changed {

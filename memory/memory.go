@@ -10,6 +10,7 @@ import (
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/conversation"
+	"github.com/agentcompact/compact/internal/idtext"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
 	lcmemory "github.com/tmc/langchaingo/memory"
@@ -32,9 +33,11 @@ var ErrClosed = errors.New("memory: closed")
 type Memory struct {
 	c    *compact.Compactor
 	cErr error
-	o    options
-	hist schema.ChatMessageHistory
-	inc  store.IncrementalHistory
+	// idErr is why the session id is refused (conversation.CheckID), or nil.
+	idErr error
+	o     options
+	hist  schema.ChatMessageHistory
+	inc   store.IncrementalHistory
 	// store and log are set once by New.
 	store store.Store
 	log   *slog.Logger
@@ -109,6 +112,9 @@ func New(c *compact.Compactor, opts ...Option) *Memory {
 	}
 	m := &Memory{c: c, o: o, store: o.store, log: o.logger, fullCount: map[string]int{}}
 	m.reader.m = m
+	if err := conversation.CheckID(o.sessionID); err != nil {
+		m.idErr = fmt.Errorf("memory: %w", err)
+	}
 	if m.c == nil {
 		m.c, m.cErr = compact.New()
 		if m.cErr != nil {
@@ -189,6 +195,9 @@ func (m *Memory) MemoryVariables(context.Context) []string { return []string{m.o
 // alone is still an error wrapping ErrInputTooLarge.
 func (m *Memory) LoadMemoryVariables(ctx context.Context, inputs map[string]any) (map[string]any, error) {
 	ctx = orBackground(ctx)
+	if m.idErr != nil {
+		return nil, m.idErr
+	}
 	var pend *pendingInput
 	if in, ok := pickInput(inputs, m.o.inputKey); ok && m.c != nil {
 		pend = m.newPending(in)
@@ -291,6 +300,9 @@ func (m *Memory) SaveContext(ctx context.Context, inputs, outputs map[string]any
 	if closed {
 		return ErrClosed
 	}
+	if m.idErr != nil {
+		return m.idErr
+	}
 	in, err := lcmemory.GetInputValue(inputs, m.o.inputKey)
 	if err != nil {
 		return err
@@ -390,6 +402,9 @@ func (m *Memory) Clear(ctx context.Context) error {
 	if m.isClosed() {
 		return ErrClosed
 	}
+	if m.idErr != nil {
+		return m.idErr
+	}
 	m.engineMu.Lock()
 	defer m.engineMu.Unlock()
 	m.histMu.Lock()
@@ -406,7 +421,7 @@ func (m *Memory) Clear(ctx context.Context) error {
 	m.resetLocked()
 	m.mu.Unlock()
 	if err := m.replica.Turn(ctx, m.o.sessionID, &turn{m: m, clear: true}); err != nil {
-		return fmt.Errorf("memory: clear state of session %q: %w", m.o.sessionID, err)
+		return fmt.Errorf("memory: clear state of session %s: %w", idtext.Quote(m.o.sessionID), err)
 	}
 	return nil
 }
@@ -467,7 +482,7 @@ func (m *Memory) Verify(ctx context.Context) error {
 	if !loaded {
 		st, err := m.store.Load(ctx, m.o.sessionID)
 		if err != nil {
-			return fmt.Errorf("memory: load state of session %q: %w", m.o.sessionID, err)
+			return fmt.Errorf("memory: load state of session %s: %w", idtext.Quote(m.o.sessionID), err)
 		}
 		chain = st.Chain
 	}

@@ -118,6 +118,11 @@ func WithStore(s store.Store) Option { return func(o *options) { o.store = s } }
 // WithSessionID sets the id of the session in the store. Memories of
 // different conversations sharing a store need different ids; Memories (or
 // processes) given the same id share one conversation. Default "default".
+// An id conversation.CheckID refuses (empty, over store.MaxSessionIDBytes
+// bytes, or holding a control character such as NUL or a line break) makes
+// LoadMemoryVariables, SaveContext, Clear and the recall tool return its
+// error (wrapping conversation.ErrInvalidID, the id quoted bounded), and
+// nothing is read or written.
 func WithSessionID(id string) Option { return func(o *options) { o.sessionID = id } }
 
 // WithAsync makes compaction run in the background after each SaveContext,

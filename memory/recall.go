@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/internal/idtext"
 	"github.com/agentcompact/compact/recall"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/tools"
@@ -116,6 +117,9 @@ func (m *Memory) recallSource(ctx context.Context) (recall.Source, error) {
 	if m.isClosed() {
 		return nil, ErrClosed
 	}
+	if m.idErr != nil {
+		return nil, fmt.Errorf("%w: %w", m.idErr, recall.ErrNoSession)
+	}
 	if err := m.syncForRead(ctx); err != nil {
 		return nil, err
 	}
@@ -123,7 +127,7 @@ func (m *Memory) recallSource(ctx context.Context) (recall.Source, error) {
 	n := len(m.recallRefs)
 	m.mu.Unlock()
 	if n == 0 {
-		return nil, fmt.Errorf("memory: recall in session %q: %w", m.o.sessionID, recall.ErrNothingCompacted)
+		return nil, fmt.Errorf("memory: recall in session %s: %w", idtext.Quote(m.o.sessionID), recall.ErrNothingCompacted)
 	}
 	return recallSource{m}, nil
 }

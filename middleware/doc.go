@@ -28,7 +28,19 @@
 // stable across the iterations of one run (and across runs replaying the
 // same history); two conversations with the same opening then share a key,
 // and a session whose summary covers none of the messages is restarted.
-// Servers should always set an id. The session table is bounded
+// Servers should always set an id.
+//
+// Automatic and chosen ids are two namespaces no chosen id can reach
+// across (I9). An automatic id ([AutoSessionPrefix] and a hash) is
+// computable by anyone who knows the conversation's opening, so an
+// automatic conversation is process-local: it lives in this Model's table
+// only, is never written to nor read from a store ([WithStore]), and its
+// originals are never kept for recall. An id given to [WithSession] must
+// pass [CheckSessionID]: at most store.MaxSessionIDBytes bytes, no control
+// character (no NUL, which the table's keys of automatic sessions start
+// with), and not the reserved prefix "auto-"; a refused id fails the call
+// with [ErrInvalidSession] before anything is read or written, and the
+// recall tool reads nothing for it. The session table is bounded
 // ([WithMaxSessions], least recently used first) and forgets idle sessions
 // ([WithSessionTTL]); it is safe for concurrent use.
 //
@@ -39,7 +51,8 @@
 // gives the agent that tool: it pages an original by its ref or searches the
 // compacted originals of the session [WithSession] set in the context the
 // executor passes to tools. The originals of each explicit session are kept
-// in memory, within [WithMaxOriginalBytes], and leave with their session.
+// in memory, within [WithMaxOriginalBytes], and leave with their session
+// (with [WithStore], in the store). An automatic session has no recall.
 //
 // # Agent types and per-tool extraction
 //
@@ -74,7 +87,9 @@
 // memory.Memory: conflicts and store errors are retried with backoff, a
 // compaction that was not stored is never kept, and a stale request is
 // served as a branch without touching the shared state. The recall tool
-// then reads the originals from the store.
+// then reads the originals from the store. Only conversations with an id
+// set by [WithSession] are shared: a session-less call is compacted in
+// this process's table and stores nothing.
 //
 // The conversation history that agents.Executor memory or the conversational
 // agent's "history" variable inject is compacted by package memory, not here.

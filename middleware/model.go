@@ -11,6 +11,7 @@ import (
 	"github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/conversation"
 	"github.com/agentcompact/compact/extractors"
+	"github.com/agentcompact/compact/internal/idtext"
 	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/recall"
 	"github.com/agentcompact/compact/store"
@@ -87,11 +88,14 @@ func (m *Model) Call(ctx context.Context, prompt string, options ...llms.CallOpt
 // GenerateContent compacts messages and sends the result to the wrapped
 // model, then returns its response unchanged.
 //
-// The conversation is the one set on ctx by [WithSession]; without one it
+// The conversation is the one set on ctx by [WithSession]; an id
+// [CheckSessionID] refuses fails the call with an error wrapping
+// [ErrInvalidSession], and nothing is sent. Without one the conversation
 // is keyed by a hash of the leading system messages and the first user
-// message (for a text agent, the prompt up to its scratchpad), and a session
-// whose summary covers none of the messages is treated as another
-// conversation with the same opening and restarted empty.
+// message (for a text agent, the prompt up to its scratchpad), in a
+// namespace of its own that stays in this process (never in a store), and
+// a session whose summary covers none of the messages is treated as
+// another conversation with the same opening and restarted empty.
 //
 // Compaction is the engine's: below the trigger ratio the context is the
 // session's current view plus the new messages (prefix-stable, I7); above
@@ -188,6 +192,9 @@ type prepared struct {
 	key string // the session's table key; "" for an automatic session (no recall)
 	// tableKey is the session's table key, automatic or not.
 	tableKey string
+	// stored: the session is kept in the store (WithStore and an
+	// explicit session).
+	stored bool
 	// branched: the call did not continue the stored conversation and was
 	// served as a branch (WithStore).
 	branched bool
@@ -217,6 +224,11 @@ func (m *Model) prepare(ctx context.Context, msgs []llms.MessageContent, info *C
 		}
 	}
 	id, explicit := SessionFromContext(ctx)
+	if explicit {
+		if err := CheckSessionID(id); err != nil {
+			return nil, err
+		}
+	}
 	key := id
 	if !explicit {
 		var head *string
@@ -233,13 +245,16 @@ func (m *Model) prepare(ctx context.Context, msgs []llms.MessageContent, info *C
 	var err error
 	// What this session last sent, for a cache-safe summarizer request.
 	opts := []compact.CallOption{compact.WithLastSent(m.next, m.table.lastSent(key))}
-	if m.replica != nil {
+	if explicit && m.replica != nil {
+		// An automatic conversation is process-local (I9): its id is
+		// computable from its opening, so it is never stored nor read.
+		p.stored = true
 		res, err = m.compactStored(ctx, p, key, opts, "")
 	} else {
 		res, err = m.c.Compact(ctx, sess, p.in, opts...)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("middleware: compact %d messages of session %q: %w", len(msgs), id, err)
+		return nil, fmt.Errorf("middleware: compact %d messages of session %s: %w", len(msgs), idtext.Quote(id), err)
 	}
 	info.Branched = p.branched
 	if res.Restarted && !p.branched {
@@ -279,7 +294,7 @@ func (m *Model) setResult(p *prepared, res *compact.Result, info *CallInfo) {
 // in the store when it keeps originals (WithStore), else in the session's
 // entry of the table (explicit sessions only).
 func (m *Model) keepOriginals(ctx context.Context, p *prepared, res *compact.Result) error {
-	if _, ok := m.o.store.(store.OriginalStore); ok || p.key == "" {
+	if _, ok := m.o.store.(store.OriginalStore); (ok && p.stored) || p.key == "" {
 		// With a store of originals, the turn stored them (compactStored).
 		return nil
 	}
@@ -341,13 +356,13 @@ func (m *Model) withRetry(ctx context.Context, p *prepared, info *CallInfo, call
 	before := info.SentTokens
 	var res *compact.Result
 	var cerr error
-	if m.replica != nil {
+	if p.stored {
 		res, cerr = m.compactStored(ctx, p, p.tableKey, nil, compact.ReasonOverflow)
 	} else {
 		res, cerr = m.c.CompactNow(ctx, p.sess, p.in, compact.ReasonOverflow)
 	}
 	if cerr != nil {
-		return fmt.Errorf("middleware: the model rejected the prompt as too long (%w), and the emergency compaction of session %q failed: %w", err, p.id, cerr)
+		return fmt.Errorf("middleware: the model rejected the prompt as too long (%w), and the emergency compaction of session %s failed: %w", err, idtext.Quote(p.id), cerr)
 	}
 	if err := m.keepOriginals(ctx, p, res); err != nil {
 		return err
@@ -419,33 +434,43 @@ func autoTableKey(id string) string { return "\x00" + id }
 // returns nil when the table holds no such session (never used, evicted or
 // expired). It neither creates the session nor refreshes its TTL.
 func (m *Model) Session(id string) *compact.Session {
-	if s := m.table.lookup(id); s != nil {
-		return s
-	}
-	if strings.HasPrefix(id, AutoSessionPrefix) {
-		return m.table.lookup(autoTableKey(id))
+	if k, ok := tableKeyOf(id); ok {
+		return m.table.lookup(k)
 	}
 	return nil
 }
 
-// PutSession installs s as the session of conversation id (as given to
-// [WithSession]), for example one restored from JSON after a restart. A nil
-// s forgets the conversation.
-func (m *Model) PutSession(id string, s *compact.Session) {
-	if s == nil {
-		m.table.forget(id)
-		return
+// tableKeyOf returns the table key of id: an automatic id's (an id
+// starting with AutoSessionPrefix), or a chosen id's; ok is false for an
+// id that is neither (refused by CheckSessionID).
+func tableKeyOf(id string) (string, bool) {
+	if strings.HasPrefix(id, AutoSessionPrefix) {
+		return autoTableKey(id), true
 	}
-	m.table.put(id, s)
+	return id, CheckSessionID(id) == nil
+}
+
+// PutSession installs s as the session of conversation id (an id given to
+// [WithSession], or an automatic id as reported in [CallInfo].SessionID),
+// for example one restored from JSON after a restart. A nil s forgets the
+// conversation. An id [CheckSessionID] refuses (other than an automatic
+// one) names no conversation: the call does nothing.
+func (m *Model) PutSession(id string, s *compact.Session) {
+	k, ok := tableKeyOf(id)
+	switch {
+	case !ok:
+	case s == nil:
+		m.table.forget(k)
+	default:
+		m.table.put(k, s)
+	}
 }
 
 // ForgetSession drops the session of conversation id (an id given to
 // [WithSession] or an automatic id); it reports whether there was one.
 func (m *Model) ForgetSession(id string) bool {
-	if m.table.forget(id) {
-		return true
-	}
-	return strings.HasPrefix(id, AutoSessionPrefix) && m.table.forget(autoTableKey(id))
+	k, ok := tableKeyOf(id)
+	return ok && m.table.forget(k)
 }
 
 // Sessions returns the number of sessions in the table (at most the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/agentcompact/compact/internal/idtext"
 	"github.com/agentcompact/compact/recall"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/tools"
@@ -17,7 +18,9 @@ var _ tools.Tool = (*recall.Tool)(nil)
 // the compacted originals that contain them (see package recall). The
 // session is the one [WithSession] set in the context the executor passes to
 // the tool, so run the agent with that context; without it (automatic
-// session keys cannot be known to a tool) the tool answers so in one line.
+// session keys cannot be known to a tool) the tool answers so in one line,
+// and an id [CheckSessionID] refuses (an automatic id such as "auto-...",
+// whatever its hash) reads nothing and is answered as no session.
 // The originals are kept in memory per session, within
 // [WithMaxOriginalBytes], and leave with their session. Counts use the
 // compactor's counter; [WithRecallOptions] adds or overrides recall options
@@ -36,12 +39,17 @@ func (m *Model) recallSource(ctx context.Context) (recall.Source, error) {
 	if !ok {
 		return nil, fmt.Errorf("middleware: recall: %w", recall.ErrNoSession)
 	}
+	if err := CheckSessionID(id); err != nil {
+		// Never a key of another namespace: automatic conversations
+		// are not known to tools (I9).
+		return nil, fmt.Errorf("middleware: recall: %w: %w", err, recall.ErrNoSession)
+	}
 	if os, ok := m.o.store.(store.OriginalStore); ok {
 		return recall.StoreSource(os, id), nil
 	}
 	_, orig := m.table.originalsOf(id)
 	if orig == nil || !orig.any() {
-		return nil, fmt.Errorf("middleware: recall in session %q: %w", id, recall.ErrNothingCompacted)
+		return nil, fmt.Errorf("middleware: recall in session %s: %w", idtext.Quote(id), recall.ErrNothingCompacted)
 	}
 	return orig, nil
 }

@@ -4,7 +4,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
 
+	"github.com/agentcompact/compact/conversation"
+	"github.com/agentcompact/compact/internal/idtext"
 	"github.com/agentcompact/compact/internal/msg"
 
 	"github.com/tmc/langchaingo/llms"
@@ -71,4 +76,25 @@ func autoKey(msgs []llms.MessageContent, head *string) string {
 	}
 	sum := sha256.Sum256(b)
 	return AutoSessionPrefix + hex.EncodeToString(sum[:12])
+}
+
+// ErrInvalidSession reports a conversation id given to [WithSession] that
+// the Model refuses: see [CheckSessionID].
+var ErrInvalidSession = errors.New("middleware: invalid session id")
+
+// CheckSessionID reports whether id can be given to [WithSession]: an id
+// conversation.CheckID accepts (at most store.MaxSessionIDBytes bytes, no
+// control characters such as NUL or a line break) that does not start
+// with [AutoSessionPrefix], which is reserved for automatic ids. So no
+// chosen id names, or spells the table key of, an automatic conversation
+// (I9). A refused id's error wraps ErrInvalidSession and
+// conversation.ErrInvalidID, and quotes the id bounded.
+func CheckSessionID(id string) error {
+	if err := conversation.CheckID(id); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidSession, err)
+	}
+	if strings.HasPrefix(id, AutoSessionPrefix) {
+		return fmt.Errorf("%w %s: the prefix %q is reserved for automatic ids", ErrInvalidSession, idtext.Quote(id), AutoSessionPrefix)
+	}
+	return nil
 }

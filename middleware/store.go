@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/conversation"
+	"github.com/agentcompact/compact/internal/idtext"
 	"github.com/agentcompact/compact/store"
 )
 
@@ -41,7 +42,10 @@ import (
 //
 // The state saved is the engine's session and its summary records
 // (store.State, see there); the middleware and memory.Memory share the
-// store's namespace of session ids.
+// store's namespace of session ids. Only conversations named by
+// [WithSession] are stored: a conversation keyed automatically (its id is
+// computable from its opening) stays in this process's table, and nothing
+// of it is written to or read from s (I9).
 func WithStore(s store.Store) Option { return func(o *options) { o.store = s } }
 
 // WithLeaseTiming sets the compaction lease used with a store that has
@@ -158,7 +162,7 @@ func (t *storedTurn) Step(ctx context.Context, ver int64, gate compact.Summarize
 func (m *Model) stateOf(id string, sess *compact.Session, ver int64, chain int, res *compact.Result) (store.State, error) {
 	js, err := sess.MarshalJSON()
 	if err != nil {
-		return store.State{}, fmt.Errorf("encode the state of session %q: %w", id, err)
+		return store.State{}, fmt.Errorf("encode the state of session %s: %w", idtext.Quote(id), err)
 	}
 	st := store.State{SessionID: id, Version: ver, Engine: js, UpdatedAt: time.Now().UTC(), Chain: make([]store.Record, chain)}
 	if res.Compacted && res.Summary != nil && res.Event != nil && res.Event.SummaryID != "" {

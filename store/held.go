@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/agentcompact/compact/internal/idtext"
 )
 
 // ErrEvicted reports that an original was held in memory once and was
@@ -117,9 +119,9 @@ func (h *HeldOriginals) Original(ref string) (Original, error) {
 		return h.list[i], nil
 	}
 	if _, ok := h.evicted[ref]; ok {
-		return Original{}, fmt.Errorf("original %q (budget %d bytes): %w: %w", ref, h.max, ErrEvicted, ErrNotFound)
+		return Original{}, fmt.Errorf("original %s (budget %d bytes): %w: %w", idtext.Quote(ref), h.max, ErrEvicted, ErrNotFound)
 	}
-	return Original{}, fmt.Errorf("original %q: %w", ref, ErrNotFound)
+	return Original{}, fmt.Errorf("original %s: %w", idtext.Quote(ref), ErrNotFound)
 }
 
 // Search returns the held originals whose text contains query, ignoring

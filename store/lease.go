@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/agentcompact/compact/internal/idtext"
 )
 
 // Leaser is implemented by stores that let processes take turns compacting
@@ -82,10 +84,10 @@ var errLeaseArgs = errors.New("store: a lease needs a holder and a positive ttl"
 // TryLease implements [Leaser] with the process's clock.
 func (s *Memory) TryLease(ctx context.Context, sessionID, holder string, ttl time.Duration) (bool, error) {
 	if err := ctx.Err(); err != nil {
-		return false, fmt.Errorf("store: lease session %q: %w", sessionID, err)
+		return false, fmt.Errorf("store: lease session %s: %w", idtext.Quote(sessionID), err)
 	}
 	if holder == "" || ttl <= 0 {
-		return false, fmt.Errorf("store: lease session %q for %q, ttl %v: %w", sessionID, holder, ttl, errLeaseArgs)
+		return false, fmt.Errorf("store: lease session %s for %s, ttl %v: %w", idtext.Quote(sessionID), idtext.Quote(holder), ttl, errLeaseArgs)
 	}
 	now := time.Now()
 	s.mu.Lock()
@@ -104,7 +106,7 @@ func (s *Memory) TryLease(ctx context.Context, sessionID, holder string, ttl tim
 // ReleaseLease implements [Leaser].
 func (s *Memory) ReleaseLease(ctx context.Context, sessionID, holder string) error {
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("store: release lease of session %q: %w", sessionID, err)
+		return fmt.Errorf("store: release lease of session %s: %w", idtext.Quote(sessionID), err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"sync"
+
+	"github.com/agentcompact/compact/internal/idtext"
 )
 
 // Memory is the in-memory store: sessions' states, histories and originals
@@ -32,7 +34,7 @@ func NewMemory() *Memory { return &Memory{} }
 // Load implements [Store]. The returned state is a copy.
 func (s *Memory) Load(ctx context.Context, sessionID string) (State, error) {
 	if err := ctx.Err(); err != nil {
-		return State{}, fmt.Errorf("store: load session %q: %w", sessionID, err)
+		return State{}, fmt.Errorf("store: load session %s: %w", idtext.Quote(sessionID), err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -46,21 +48,21 @@ func (s *Memory) Load(ctx context.Context, sessionID string) (State, error) {
 // Save implements [Store]. It keeps a copy of st.
 func (s *Memory) Save(ctx context.Context, st State, chainFrom int) (int64, error) {
 	if err := ctx.Err(); err != nil {
-		return 0, fmt.Errorf("store: save session %q at version %d: %w", st.SessionID, st.Version, err)
+		return 0, fmt.Errorf("store: save session %s at version %d: %w", idtext.Quote(st.SessionID), st.Version, err)
 	}
 	if chainFrom < 0 || chainFrom > len(st.Chain) {
-		return 0, fmt.Errorf("store: save session %q at version %d: chainFrom %d outside the chain of %d records",
-			st.SessionID, st.Version, chainFrom, len(st.Chain))
+		return 0, fmt.Errorf("store: save session %s at version %d: chainFrom %d outside the chain of %d records",
+			idtext.Quote(st.SessionID), st.Version, chainFrom, len(st.Chain))
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cur := s.states[st.SessionID]
 	if cur.Version != st.Version {
-		return 0, fmt.Errorf("store: save session %q at version %d, stored %d: %w", st.SessionID, st.Version, cur.Version, ErrConflict)
+		return 0, fmt.Errorf("store: save session %s at version %d, stored %d: %w", idtext.Quote(st.SessionID), st.Version, cur.Version, ErrConflict)
 	}
 	if chainFrom > len(cur.Chain) {
-		return 0, fmt.Errorf("store: save session %q at version %d: chainFrom %d beyond the stored chain of %d records",
-			st.SessionID, st.Version, chainFrom, len(cur.Chain))
+		return 0, fmt.Errorf("store: save session %s at version %d: chainFrom %d beyond the stored chain of %d records",
+			idtext.Quote(st.SessionID), st.Version, chainFrom, len(cur.Chain))
 	}
 	next := st
 	next.Engine = cloneSlice(st.Engine)
@@ -79,7 +81,7 @@ func (s *Memory) Save(ctx context.Context, st State, chainFrom int) (int64, erro
 // Version implements [Store].
 func (s *Memory) Version(ctx context.Context, sessionID string) (int64, error) {
 	if err := ctx.Err(); err != nil {
-		return 0, fmt.Errorf("store: version of session %q: %w", sessionID, err)
+		return 0, fmt.Errorf("store: version of session %s: %w", idtext.Quote(sessionID), err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -106,7 +108,7 @@ func (s *Memory) History(sessionID string) IncrementalHistory {
 // PutOriginals implements [OriginalStore].
 func (s *Memory) PutOriginals(ctx context.Context, sessionID string, list []Original) error {
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("store: put originals of session %q: %w", sessionID, err)
+		return fmt.Errorf("store: put originals of session %s: %w", idtext.Quote(sessionID), err)
 	}
 	if err := CheckOriginals(sessionID, list); err != nil {
 		return err
@@ -131,17 +133,17 @@ func (s *Memory) PutOriginals(ctx context.Context, sessionID string, list []Orig
 // Original implements [OriginalStore].
 func (s *Memory) Original(ctx context.Context, sessionID, ref string) (Original, error) {
 	if err := ctx.Err(); err != nil {
-		return Original{}, fmt.Errorf("store: original %q of session %q: %w", ref, sessionID, err)
+		return Original{}, fmt.Errorf("store: original %s of session %s: %w", idtext.Quote(ref), idtext.Quote(sessionID), err)
 	}
 	s.mu.Lock()
 	o := s.originals[sessionID]
 	s.mu.Unlock()
 	if o == nil {
-		return Original{}, fmt.Errorf("store: original %q of session %q: %w", ref, sessionID, ErrNotFound)
+		return Original{}, fmt.Errorf("store: original %s of session %s: %w", idtext.Quote(ref), idtext.Quote(sessionID), ErrNotFound)
 	}
 	x, err := o.Original(ref)
 	if err != nil {
-		return Original{}, fmt.Errorf("store: session %q: %w", sessionID, err)
+		return Original{}, fmt.Errorf("store: session %s: %w", idtext.Quote(sessionID), err)
 	}
 	return x, nil
 }
@@ -149,7 +151,7 @@ func (s *Memory) Original(ctx context.Context, sessionID, ref string) (Original,
 // SearchOriginals implements [OriginalStore].
 func (s *Memory) SearchOriginals(ctx context.Context, sessionID, query string, limit int) ([]Original, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("store: search originals of session %q: %w", sessionID, err)
+		return nil, fmt.Errorf("store: search originals of session %s: %w", idtext.Quote(sessionID), err)
 	}
 	if query == "" || limit <= 0 {
 		return nil, nil

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentcompact/compact/internal/idtext"
 	"github.com/agentcompact/compact/internal/refid"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -94,8 +95,8 @@ func ValidRef(ref string) bool {
 func CheckOriginals(sessionID string, originals []Original) error {
 	for i, o := range originals {
 		if !ValidRef(o.Ref) {
-			return fmt.Errorf("store: put originals of session %q: original %d: ref %q does not match [A-Za-z0-9_.-]+",
-				sessionID, i, o.Ref)
+			return fmt.Errorf("store: put originals of session %s: original %d: ref %s does not match [A-Za-z0-9_.-]+",
+				idtext.Quote(sessionID), i, idtext.Quote(o.Ref))
 		}
 	}
 	return nil

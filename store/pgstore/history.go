@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/agentcompact/compact/internal/idtext"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -38,7 +39,7 @@ func (h *History) MessagesSince(ctx context.Context, from int) ([]llms.ChatMessa
 // MessagesSinceVersion implements store.VersionedHistory: one statement
 // reads the messages, the epoch and the session's state version.
 func (h *History) MessagesSinceVersion(ctx context.Context, from int) ([]llms.ChatMessage, uint64, int64, error) {
-	op := fmt.Sprintf("read the history of session %.80q", h.sessionID)
+	op := fmt.Sprintf("read the history of session %s", idtext.Quote(h.sessionID))
 	k, err := key(h.sessionID)
 	if err != nil {
 		return nil, 0, 0, h.s.fail(ctx, op, err)
@@ -112,7 +113,7 @@ func (h *History) Messages(ctx context.Context) ([]llms.ChatMessage, error) {
 // notRun). Any other failure is returned: the append may or may not have
 // been applied.
 func (h *History) AddMessages(ctx context.Context, msgs []llms.ChatMessage) error {
-	op := fmt.Sprintf("append to the history of session %.80q", h.sessionID)
+	op := fmt.Sprintf("append to the history of session %s", idtext.Quote(h.sessionID))
 	types, bodies, err := encode(msgs)
 	if err == nil {
 		err = ctx.Err()
@@ -190,7 +191,7 @@ func (h *History) SetMessages(ctx context.Context, msgs []llms.ChatMessage) erro
 
 // replace is Clear and SetMessages: one statement.
 func (h *History) replace(ctx context.Context, msgs []llms.ChatMessage) error {
-	op := fmt.Sprintf("replace the history of session %.80q", h.sessionID)
+	op := fmt.Sprintf("replace the history of session %s", idtext.Quote(h.sessionID))
 	types, bodies, err := encode(msgs)
 	if err != nil {
 		return h.s.fail(ctx, op, err)

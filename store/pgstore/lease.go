@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/agentcompact/compact/internal/idtext"
 )
 
 // TryLease implements store.Leaser with a lease row per session, timed by
@@ -11,7 +13,7 @@ import (
 // agree: one statement, which takes a free or expired lease, or extends
 // holder's own.
 func (s *Store) TryLease(ctx context.Context, sessionID, holder string, ttl time.Duration) (bool, error) {
-	op := fmt.Sprintf("lease session %.80q for %.40q", sessionID, holder)
+	op := fmt.Sprintf("lease session %s for %s", idtext.Quote(sessionID), idtext.Quote(holder))
 	if holder == "" || ttl <= 0 {
 		return false, s.fail(ctx, op, fmt.Errorf("a lease needs a holder and a positive ttl, got ttl %v", ttl))
 	}
@@ -32,7 +34,7 @@ func (s *Store) TryLease(ctx context.Context, sessionID, holder string, ttl time
 
 // ReleaseLease implements store.Leaser: one statement.
 func (s *Store) ReleaseLease(ctx context.Context, sessionID, holder string) error {
-	op := fmt.Sprintf("release the lease of session %.80q", sessionID)
+	op := fmt.Sprintf("release the lease of session %s", idtext.Quote(sessionID))
 	k, err := key(sessionID)
 	if err != nil {
 		return s.fail(ctx, op, err)

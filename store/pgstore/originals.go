@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/agentcompact/compact/internal/idtext"
 	"github.com/agentcompact/compact/store"
 	"github.com/jackc/pgx/v5"
 	"github.com/tmc/langchaingo/llms"
@@ -12,7 +13,7 @@ import (
 // PutOriginals implements store.OriginalStore: one statement; a ref
 // already stored in the session keeps its first original.
 func (s *Store) PutOriginals(ctx context.Context, sessionID string, originals []store.Original) error {
-	op := fmt.Sprintf("put originals of session %.80q", sessionID)
+	op := fmt.Sprintf("put originals of session %s", idtext.Quote(sessionID))
 	if err := store.CheckOriginals(sessionID, originals); err != nil {
 		return err
 	}
@@ -47,7 +48,7 @@ func (s *Store) PutOriginals(ctx context.Context, sessionID string, originals []
 
 // Original implements store.OriginalStore: one round trip.
 func (s *Store) Original(ctx context.Context, sessionID, ref string) (store.Original, error) {
-	op := fmt.Sprintf("original %.40q of session %.80q", ref, sessionID)
+	op := fmt.Sprintf("original %s of session %s", idtext.Quote(ref), idtext.Quote(sessionID))
 	if err := ctx.Err(); err != nil {
 		return store.Original{}, s.fail(ctx, op, err)
 	}
@@ -73,7 +74,7 @@ func (s *Store) Original(ctx context.Context, sessionID, ref string) (store.Orig
 // (store.FoldCase) is searched with position() on bytes, so the query is
 // a literal whatever it holds. One round trip.
 func (s *Store) SearchOriginals(ctx context.Context, sessionID, query string, limit int) ([]store.Original, error) {
-	op := fmt.Sprintf("search originals of session %.80q", sessionID)
+	op := fmt.Sprintf("search originals of session %s", idtext.Quote(sessionID))
 	if err := ctx.Err(); err != nil {
 		return nil, s.fail(ctx, op, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentcompact/compact/internal/idtext"
 	"github.com/agentcompact/compact/store"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -16,7 +17,7 @@ import (
 
 // MaxSessionIDBytes is the longest session id the store accepts; a longer
 // one is an error wrapping [ErrSessionID].
-const MaxSessionIDBytes = 64 << 10
+const MaxSessionIDBytes = store.MaxSessionIDBytes
 
 // ErrSessionID reports a session id longer than [MaxSessionIDBytes].
 var ErrSessionID = errors.New("pgstore: session id too long")
@@ -89,7 +90,7 @@ func New(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 		}
 	}
 	if !validPrefix(o.prefix) {
-		return nil, fmt.Errorf("pgstore: table prefix %q: want 1-40 bytes of [a-z0-9_], not starting with a digit", o.prefix)
+		return nil, fmt.Errorf("pgstore: table prefix %s: want 1-40 bytes of [a-z0-9_], not starting with a digit", idtext.Quote(o.prefix))
 	}
 	s := &Store{pool: o.pool, t: newTables(o.prefix), lang: o.lang}
 	if s.pool == nil {
@@ -191,7 +192,7 @@ func (s *Store) fail(ctx context.Context, op string, err error) error {
 // Load implements store.Store: one statement (one snapshot, one round
 // trip).
 func (s *Store) Load(ctx context.Context, sessionID string) (store.State, error) {
-	op := fmt.Sprintf("load session %.80q", sessionID)
+	op := fmt.Sprintf("load session %s", idtext.Quote(sessionID))
 	k, err := key(sessionID)
 	if err != nil {
 		return store.State{}, s.fail(ctx, op, err)
@@ -246,7 +247,7 @@ func scanState(row pgx.Row, st *store.State, records *[][]byte) error {
 // (begin, the version check locking the session's row, the writes as one
 // batch, commit).
 func (s *Store) Save(ctx context.Context, st store.State, chainFrom int) (int64, error) {
-	op := fmt.Sprintf("save session %.80q at version %d", st.SessionID, st.Version)
+	op := fmt.Sprintf("save session %s at version %d", idtext.Quote(st.SessionID), st.Version)
 	if chainFrom < 0 || chainFrom > len(st.Chain) {
 		return 0, s.fail(ctx, op, fmt.Errorf("chainFrom %d outside the chain of %d records", chainFrom, len(st.Chain)))
 	}
@@ -323,7 +324,7 @@ func (s *Store) saveBatch(k []byte, st store.State, chainFrom int) (*pgx.Batch, 
 
 // Version implements store.Store: one round trip.
 func (s *Store) Version(ctx context.Context, sessionID string) (int64, error) {
-	op := fmt.Sprintf("version of session %.80q", sessionID)
+	op := fmt.Sprintf("version of session %s", idtext.Quote(sessionID))
 	k, err := key(sessionID)
 	if err != nil {
 		return 0, s.fail(ctx, op, err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agentcompact/compact/internal/idtext"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -36,7 +37,7 @@ func (h *History) MessagesSince(ctx context.Context, from int) ([]llms.ChatMessa
 		LEFT JOIN compact_messages m ON m.session_id = h.session_id AND m.epoch = h.epoch AND m.pos >= ?
 		WHERE h.session_id = ? ORDER BY m.pos`, max(from, 0), h.sessionID)
 	if err != nil {
-		return nil, 0, fmt.Errorf("sqlitestore: read history of session %q: %w", h.sessionID, withCtx(ctx, err))
+		return nil, 0, fmt.Errorf("sqlitestore: read history of session %s: %w", idtext.Quote(h.sessionID), withCtx(ctx, err))
 	}
 	defer rows.Close()
 	// A session with no row was never written: epoch 1, the epoch its first
@@ -46,19 +47,19 @@ func (h *History) MessagesSince(ctx context.Context, from int) ([]llms.ChatMessa
 	for rows.Next() {
 		var body []byte
 		if err := rows.Scan(&epoch, &body); err != nil {
-			return nil, 0, fmt.Errorf("sqlitestore: read history of session %q: %w", h.sessionID, withCtx(ctx, err))
+			return nil, 0, fmt.Errorf("sqlitestore: read history of session %s: %w", idtext.Quote(h.sessionID), withCtx(ctx, err))
 		}
 		if body == nil {
 			continue // the session has no message at or after from
 		}
 		m, err := store.UnmarshalMessage(body)
 		if err != nil {
-			return nil, 0, fmt.Errorf("sqlitestore: history of session %q, message %d: %w", h.sessionID, from+len(out), err)
+			return nil, 0, fmt.Errorf("sqlitestore: history of session %s, message %d: %w", idtext.Quote(h.sessionID), from+len(out), err)
 		}
 		out = append(out, m)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("sqlitestore: read history of session %q: %w", h.sessionID, withCtx(ctx, err))
+		return nil, 0, fmt.Errorf("sqlitestore: read history of session %s: %w", idtext.Quote(h.sessionID), withCtx(ctx, err))
 	}
 	return out, epoch, nil
 }
@@ -80,7 +81,7 @@ func (h *History) AddMessages(ctx context.Context, msgs []llms.ChatMessage) erro
 	}
 	if err != nil || len(bodies) == 0 {
 		if err != nil {
-			return fmt.Errorf("sqlitestore: append to history of session %q: %w", h.sessionID, err)
+			return fmt.Errorf("sqlitestore: append to history of session %s: %w", idtext.Quote(h.sessionID), err)
 		}
 		return nil
 	}
@@ -96,7 +97,7 @@ func (h *History) AddMessages(ctx context.Context, msgs []llms.ChatMessage) erro
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("sqlitestore: append to history of session %q: %w", h.sessionID, err)
+		return fmt.Errorf("sqlitestore: append to history of session %s: %w", idtext.Quote(h.sessionID), err)
 	}
 	return nil
 }
@@ -169,7 +170,7 @@ func (h *History) SetMessages(ctx context.Context, msgs []llms.ChatMessage) erro
 func (h *History) replace(ctx context.Context, msgs []llms.ChatMessage) error {
 	kept, bodies, err := encode(msgs)
 	if err != nil {
-		return fmt.Errorf("sqlitestore: replace history of session %q: %w", h.sessionID, err)
+		return fmt.Errorf("sqlitestore: replace history of session %s: %w", idtext.Quote(h.sessionID), err)
 	}
 	err = h.s.tx(ctx, "history", func(tx *sql.Tx) error {
 		epoch, _, err := h.head(ctx, tx)
@@ -186,7 +187,7 @@ func (h *History) replace(ctx context.Context, msgs []llms.ChatMessage) error {
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("sqlitestore: replace history of session %q: %w", h.sessionID, err)
+		return fmt.Errorf("sqlitestore: replace history of session %s: %w", idtext.Quote(h.sessionID), err)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agentcompact/compact/internal/idtext"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -19,7 +20,7 @@ func (s *Store) PutOriginals(ctx context.Context, sessionID string, originals []
 	}
 	if err := ctx.Err(); err != nil || len(originals) == 0 {
 		if err != nil {
-			return fmt.Errorf("sqlitestore: put originals of session %q: %w", sessionID, err)
+			return fmt.Errorf("sqlitestore: put originals of session %s: %w", idtext.Quote(sessionID), err)
 		}
 		return nil
 	}
@@ -35,13 +36,13 @@ func (s *Store) PutOriginals(ctx context.Context, sessionID string, originals []
 		for i, o := range originals {
 			if _, err := stmt.ExecContext(ctx, sessionID, o.Ref, o.MessageID, string(o.Role), o.Name, o.Text,
 				[]byte(store.FoldCase(o.Text)), now); err != nil {
-				return fmt.Errorf("original %d (ref %q): %w", i, o.Ref, err)
+				return fmt.Errorf("original %d (ref %s): %w", i, idtext.Quote(o.Ref), err)
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("sqlitestore: put originals of session %q: %w", sessionID, err)
+		return fmt.Errorf("sqlitestore: put originals of session %s: %w", idtext.Quote(sessionID), err)
 	}
 	return nil
 }
@@ -49,19 +50,19 @@ func (s *Store) PutOriginals(ctx context.Context, sessionID string, originals []
 // Original implements store.OriginalStore.
 func (s *Store) Original(ctx context.Context, sessionID, ref string) (store.Original, error) {
 	if err := ctx.Err(); err != nil {
-		return store.Original{}, fmt.Errorf("sqlitestore: original %q of session %q: %w", ref, sessionID, err)
+		return store.Original{}, fmt.Errorf("sqlitestore: original %s of session %s: %w", idtext.Quote(ref), idtext.Quote(sessionID), err)
 	}
 	if !store.ValidRef(ref) {
-		return store.Original{}, fmt.Errorf("sqlitestore: original %q of session %q: not a valid ref: %w", ref, sessionID, store.ErrNotFound)
+		return store.Original{}, fmt.Errorf("sqlitestore: original %s of session %s: not a valid ref: %w", idtext.Quote(ref), idtext.Quote(sessionID), store.ErrNotFound)
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT ref, message_id, role, name, text FROM compact_originals
 		WHERE session_id = ? AND ref = ?`, sessionID, ref)
 	list, err := scanOriginals(ctx, rows, err)
 	if err != nil {
-		return store.Original{}, fmt.Errorf("sqlitestore: original %q of session %q: %w", ref, sessionID, err)
+		return store.Original{}, fmt.Errorf("sqlitestore: original %s of session %s: %w", idtext.Quote(ref), idtext.Quote(sessionID), err)
 	}
 	if len(list) == 0 {
-		return store.Original{}, fmt.Errorf("sqlitestore: original %q of session %q: %w", ref, sessionID, store.ErrNotFound)
+		return store.Original{}, fmt.Errorf("sqlitestore: original %s of session %s: %w", idtext.Quote(ref), idtext.Quote(sessionID), store.ErrNotFound)
 	}
 	return list[0], nil
 }
@@ -71,7 +72,7 @@ func (s *Store) Original(ctx context.Context, sessionID, ref string) (store.Orig
 // literal whatever it holds.
 func (s *Store) SearchOriginals(ctx context.Context, sessionID, query string, limit int) ([]store.Original, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("sqlitestore: search originals of session %q: %w", sessionID, err)
+		return nil, fmt.Errorf("sqlitestore: search originals of session %s: %w", idtext.Quote(sessionID), err)
 	}
 	if query == "" || limit <= 0 {
 		return nil, nil
@@ -81,7 +82,7 @@ func (s *Store) SearchOriginals(ctx context.Context, sessionID, query string, li
 		sessionID, []byte(store.FoldCase(query)), limit)
 	list, err := scanOriginals(ctx, rows, err)
 	if err != nil {
-		return nil, fmt.Errorf("sqlitestore: search originals of session %q: %w", sessionID, err)
+		return nil, fmt.Errorf("sqlitestore: search originals of session %s: %w", idtext.Quote(sessionID), err)
 	}
 	return list, nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentcompact/compact/internal/idtext"
 	"github.com/agentcompact/compact/store"
 	"modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
 )
@@ -299,7 +300,7 @@ func (s *Store) Load(ctx context.Context, sessionID string) (store.State, error)
 		return rows.Err()
 	})
 	if err != nil {
-		return store.State{}, fmt.Errorf("sqlitestore: load session %q: %w", sessionID, err)
+		return store.State{}, fmt.Errorf("sqlitestore: load session %s: %w", idtext.Quote(sessionID), err)
 	}
 	return st, nil
 }
@@ -307,8 +308,8 @@ func (s *Store) Load(ctx context.Context, sessionID string) (store.State, error)
 // Save implements store.Store.
 func (s *Store) Save(ctx context.Context, st store.State, chainFrom int) (int64, error) {
 	if chainFrom < 0 || chainFrom > len(st.Chain) {
-		return 0, fmt.Errorf("sqlitestore: save session %q at version %d: chainFrom %d outside the chain of %d records",
-			st.SessionID, st.Version, chainFrom, len(st.Chain))
+		return 0, fmt.Errorf("sqlitestore: save session %s at version %d: chainFrom %d outside the chain of %d records",
+			idtext.Quote(st.SessionID), st.Version, chainFrom, len(st.Chain))
 	}
 	var next int64
 	err := s.tx(ctx, "save", func(tx *sql.Tx) error {
@@ -357,7 +358,7 @@ func (s *Store) Save(ctx context.Context, st store.State, chainFrom int) (int64,
 		return err
 	})
 	if err != nil {
-		return 0, fmt.Errorf("sqlitestore: save session %q at version %d: %w", st.SessionID, st.Version, err)
+		return 0, fmt.Errorf("sqlitestore: save session %s at version %d: %w", idtext.Quote(st.SessionID), st.Version, err)
 	}
 	return next, nil
 }
@@ -370,7 +371,7 @@ func (s *Store) Version(ctx context.Context, sessionID string) (int64, error) {
 		return 0, nil
 	}
 	if err != nil {
-		return 0, fmt.Errorf("sqlitestore: version of session %q: %w", sessionID, withCtx(ctx, err))
+		return 0, fmt.Errorf("sqlitestore: version of session %s: %w", idtext.Quote(sessionID), withCtx(ctx, err))
 	}
 	return v, nil
 }
