@@ -440,19 +440,11 @@ func (n *digestBuilder) finish(prev Digest) Digest {
 // index keeps the paths, so they take no place among the capped entities.
 // It returns a new slice.
 func notPaths(entities []string, d Digest) []string {
-	isPath := map[string]bool{}
+	var paths []string
 	for _, l := range d.paths() {
-		for _, p := range l {
-			isPath[pathKey(p)] = true
-		}
+		paths = append(paths, l...)
 	}
-	out := make([]string, 0, len(entities))
-	for _, e := range entities {
-		if !isPath[pathKey(e)] {
-			out = append(out, e)
-		}
-	}
-	return out
+	return withoutPaths(entities, paths)
 }
 
 // failedFirst moves the commands that failed (a non-zero exit, an error, no
