@@ -30,15 +30,24 @@ type Digest struct {
 	// Messages and ToolCalls count the messages and tool calls summarized,
 	// including those of the previous digests in the chain.
 	Messages, ToolCalls int
-	// FilesRead and FilesModified are the files read and created or changed.
+	// FilesRead and FilesModified are the files read and changed.
 	FilesRead, FilesModified []string
+	// FilesCreated are the files and directories the summarized calls
+	// created: by an editor's "create" command (str_replace_editor,
+	// OpenHands, Moatless), create_file, Moatless' CreateFile or
+	// SWE-agent's create; or by a call that also succeeds on an existing
+	// path (Claude Code's Write, write_file, touch, mkdir -p, "> file",
+	// tee; not ">>") when no earlier call of the chain named the path: a
+	// Write to a file read or edited before is a change. A path created
+	// and then changed is listed here only, the first thing done to it.
+	FilesCreated []string
 	// FilesSearched are the files and folders searched (grep PATTERN FILE,
 	// find DIR -name X, search_dir X DIR); FilesListed the folders listed
 	// (ls DIR, tree DIR, find DIR); FilesTested the test files and test ids
 	// run (pytest tests/test_x.py::test_y); FilesRun the scripts run and the
 	// files given to other commands (python reproduce.py, git diff a.py).
 	//
-	// The path lists (these and FilesRead, FilesModified) hold every path
+	// The path lists (these and FilesRead, FilesModified, FilesCreated) hold every path
 	// the summarized calls name (the definition of internal/callpaths) and
 	// the files their outputs' facts name, each as written in the call
 	// (absolute paths too), deduplicated within its list. Render keeps
@@ -100,7 +109,7 @@ var (
 func (r *Registry) Digest(msgs []llms.MessageContent, prev Digest) Digest {
 	calls := CallsByID(msgs)
 	answered := make(map[string]bool)
-	var n digestBuilder
+	n := digestBuilder{named: namedBy(prev)}
 	n.d.Messages = prev.Messages + len(msgs)
 	n.d.ToolCalls = prev.ToolCalls
 	for _, m := range msgs {
@@ -151,6 +160,9 @@ type digestBuilder struct {
 	// (the task), when the messages summarized start the conversation.
 	task    []string
 	sawUser bool
+	// named holds the paths the calls named so far, those of the previous
+	// digests too: a Write to one of them is no creation.
+	named namedPaths
 }
 
 func (n *digestBuilder) entity(e string) {
@@ -168,9 +180,9 @@ func (n *digestBuilder) record(call Call, s ToolSummary, hasResult bool) {
 	for _, f := range splitList(md[MetaFilesModified]) {
 		n.entity(f)
 	}
-	n.recordPaths(call, md)
 	kind := md[MetaKind]
 	failed := hasResult && s.Status == StatusError
+	n.recordPaths(call, md, hasResult && !failed)
 	if cmd := md[MetaCommand]; cmd != "" && (failed || (kind != KindRead && kind != KindWrite)) {
 		c := shorten(firstLine(cmd), 120)
 		switch {
@@ -405,6 +417,7 @@ func (n *digestBuilder) finish(prev Digest) Digest {
 	for g, l := range lists {
 		*l = dedupePaths(merge(*l, prevPaths[g], maxIndexGroupItems))
 	}
+	d.FilesModified = withoutPaths(d.FilesModified, d.FilesCreated)
 	d.FilesMentioned = dedupePaths(dedupe(mentionedPaths(d, prev), maxIndexGroupItems))
 	d.Commands = failedFirst(merge(d.Commands, prev.Commands, maxDigestCommands))
 	d.Records = merge(d.Records, prev.Records, maxDigestRecords)
@@ -427,19 +440,11 @@ func (n *digestBuilder) finish(prev Digest) Digest {
 // index keeps the paths, so they take no place among the capped entities.
 // It returns a new slice.
 func notPaths(entities []string, d Digest) []string {
-	isPath := map[string]bool{}
+	var paths []string
 	for _, l := range d.paths() {
-		for _, p := range l {
-			isPath[pathKey(p)] = true
-		}
+		paths = append(paths, l...)
 	}
-	out := make([]string, 0, len(entities))
-	for _, e := range entities {
-		if !isPath[pathKey(e)] {
-			out = append(out, e)
-		}
-	}
-	return out
+	return withoutPaths(entities, paths)
 }
 
 // failedFirst moves the commands that failed (a non-zero exit, an error, no

@@ -13,6 +13,7 @@ type pathGroup int
 // The path groups, in the order Render and KeyPoints show them.
 const (
 	groupModified pathGroup = iota
+	groupCreated
 	groupRead
 	groupSearched
 	groupListed
@@ -23,28 +24,32 @@ const (
 )
 
 // pathGroupMeta are the metadata keys the groups are read from ("": none).
-var pathGroupMeta = [numPathGroups]string{MetaFilesModified, MetaFilesRead, MetaFilesSearched, MetaFilesListed, MetaFilesTested, MetaFilesRun, ""}
+var pathGroupMeta = [numPathGroups]string{MetaFilesModified, "", MetaFilesRead, MetaFilesSearched, MetaFilesListed, MetaFilesTested, MetaFilesRun, ""}
 
 // pathGroupVerb names each group on a rendered line ("Files modified: a.go
 // | read: b.go") and, after "Files ", on a key point line.
-var pathGroupVerb = [numPathGroups]string{"modified", "read", "searched", "listed", "tested", "run", "mentioned"}
+var pathGroupVerb = [numPathGroups]string{"modified", "created", "read", "searched", "listed", "tested", "run", "mentioned"}
 
 // pathLists returns pointers to the path lists of d, by group.
 func (d *Digest) pathLists() [numPathGroups]*[]string {
-	return [numPathGroups]*[]string{&d.FilesModified, &d.FilesRead, &d.FilesSearched, &d.FilesListed, &d.FilesTested, &d.FilesRun, &d.FilesMentioned}
+	return [numPathGroups]*[]string{&d.FilesModified, &d.FilesCreated, &d.FilesRead, &d.FilesSearched, &d.FilesListed, &d.FilesTested, &d.FilesRun, &d.FilesMentioned}
 }
 
 // paths returns the path lists of d, by group (the slices themselves).
 func (d Digest) paths() [numPathGroups][]string {
-	return [numPathGroups][]string{d.FilesModified, d.FilesRead, d.FilesSearched, d.FilesListed, d.FilesTested, d.FilesRun, d.FilesMentioned}
+	return [numPathGroups][]string{d.FilesModified, d.FilesCreated, d.FilesRead, d.FilesSearched, d.FilesListed, d.FilesTested, d.FilesRun, d.FilesMentioned}
 }
 
 // recordPaths adds the paths of one call to n: those its summary's
 // metadata lists by group, then every other path the call's arguments name
 // (internal/callpaths: the evaluation's definition), in the group its kind
-// suggests.
-func (n *digestBuilder) recordPaths(call Call, md map[string]string) {
+// suggests, and, when the call succeeded, the paths it created
+// ([createdPaths]).
+func (n *digestBuilder) recordPaths(call Call, md map[string]string, succeeded bool) {
 	lists := n.d.pathLists()
+	if succeeded {
+		*lists[groupCreated] = append(*lists[groupCreated], n.createdPaths(call)...)
+	}
 	var named []string
 	for g, key := range pathGroupMeta {
 		if key == "" {
@@ -56,12 +61,15 @@ func (n *digestBuilder) recordPaths(call Call, md map[string]string) {
 		}
 	}
 	g := kindGroup(md[MetaKind])
-	for _, p := range callpaths.Call(call.Name, call.Arguments) {
+	called := callpaths.Call(call.Name, call.Arguments)
+	for _, p := range called {
 		if !slices.ContainsFunc(named, func(n string) bool { return strings.Contains(n, p) }) {
 			*lists[g] = append(*lists[g], p)
 			named = append(named, p)
 		}
 	}
+	n.named.add(named...)
+	n.named.add(called...)
 }
 
 // kindGroup is the group of a path a call of the given kind ([MetaKind])

@@ -81,8 +81,8 @@ const maxKeyPointItems = 12
 
 // KeyPoints returns one line per non-empty list, such as "Files modified:
 // a.go, b.go" or "Errors: ValueError at foo.py:12", in the order
-// instructions, errors, open questions, files modified, commands, then the
-// other path lists: "Files read", "Files searched", "Files listed", "Files
+// instructions, errors, open questions, files modified, files created,
+// records, commands, then the other path lists: "Files read", "Files searched", "Files listed", "Files
 // tested", "Files run" (entities are left out). A line of paths or
 // records holds every item within about 24,000 bytes, another line at most
 // a dozen items;
@@ -101,6 +101,7 @@ func (d Digest) KeyPoints() []string {
 		{"Exceptions raised", d.Raised, ", ", true},
 		{"Open questions", d.Questions, " ", false},
 		{"Files " + pathGroupVerb[groupModified], paths[groupModified], ", ", true},
+		{"Files " + pathGroupVerb[groupCreated], paths[groupCreated], ", ", true},
 		{"Records", d.Records, "; ", true},
 		{"Commands", d.Commands, "; ", false},
 	}
@@ -211,7 +212,7 @@ func (d Digest) Render(maxTokens int, count func(string) int) string {
 //	Errors: ValueError at foo.py:12: ...
 //	Exceptions raised: ValueError, KeyError
 //	Open questions: ...
-//	Files modified: a.go | read: b.go c.go | searched: src | listed: pkg | tested: tests/test_x.py::test_y | run: repro.py | mentioned: d.go
+//	Files modified: a.go | created: e.go | read: b.go c.go | searched: src | listed: pkg | tested: tests/test_x.py::test_y | run: repro.py | mentioned: d.go
 //	Records: cancel_reservation: reservation HATHAU, HAT136, HAT039; ...
 //	Commands: go test ./... (exit 1); ...
 //	Entities: ...

@@ -136,7 +136,8 @@
 // [Registry.Digest] is the rule-based summary of the messages compaction
 // drops (the engine's stage 2, and the LLM summarizer's fallback). It
 // aggregates rather than lists: every path the calls name, grouped by what
-// was done to it (read, modified, searched, listed, tested, run; as written,
+// was done to it (modified, created, read, searched, listed, tested, run:
+// a path created and then changed is listed as created; as written,
 // deduplicated, most recent first: the extractors' Meta* path lists, then
 // every other path of the arguments by internal/callpaths, the definition
 // the evaluation measures), commands with their status ("pytest tests/x.py

@@ -77,18 +77,22 @@ func ExampleRegistry_Digest() {
 		{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: "c1",
 			Content: "--- FAIL: TestParse (0.00s)\nFAIL\tex.com/parser\t0.01s\nexit status 1"}}},
 		{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{llms.ToolCall{ID: "c2", Type: "function",
-			FunctionCall: &llms.FunctionCall{Name: "write_file", Arguments: `{"path": "parser/parse.go", "content": "package parser\n"}`}}}},
-		{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: "c2", Content: "ok"}}},
+			FunctionCall: &llms.FunctionCall{Name: "str_replace_editor", Arguments: `{"command": "str_replace", "path": "parser/parse.go", "old_str": "i < n", "new_str": "i <= n"}`}}}},
+		{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: "c2", Content: "The file parser/parse.go has been edited."}}},
+		// A file the run creates is listed as created, not as modified.
+		{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{llms.ToolCall{ID: "c3", Type: "function",
+			FunctionCall: &llms.FunctionCall{Name: "str_replace_editor", Arguments: `{"command": "create", "path": "parser/edge_test.go", "file_text": "package parser\n"}`}}}},
+		{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: "c3", Content: "File created successfully at: parser/edge_test.go"}}},
 	}
 	d := extractors.Default().Digest(msgs, extractors.Digest{})
 	fmt.Println(d.Render(200, nil))
 	// Output:
-	// Summary of 5 earlier messages (2 tool calls).
+	// Summary of 7 earlier messages (3 tool calls).
 	// Instructions: Don't change the public API.
 	// Errors: Failed tests: TestParse, ex.com/parser
-	// Files modified: parser/parse.go | tested: ./parser
+	// Files modified: parser/parse.go | created: parser/edge_test.go | tested: ./parser
 	// Commands: go test ./parser (exit 1)
-	// Entities: write_file, TestParse, bash
+	// Entities: str_replace_editor, TestParse, bash
 }
 
 // A long run: the file index lists every path the calls named, nested

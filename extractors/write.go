@@ -7,7 +7,7 @@ import (
 )
 
 var (
-	editFailRe   = regexp.MustCompile(`(?i)^(?:Your proposed edit has introduced new syntax error|Error:|No replacement was performed|ERROR|Failed|Invalid|Unable to|Cannot|old_str .* (?:not found|did not appear)|The search text .* not found|No match found)`)
+	editFailRe   = regexp.MustCompile(`(?i)^(?:<tool_use_error>|Your proposed edit has introduced new syntax error|Error:|No replacement was performed|ERROR|Failed|Invalid|Unable to|Cannot|old_str .* (?:not found|did not appear)|The search text .* not found|No match found)`)
 	sweErrLineRe = regexp.MustCompile(`^- (E\d+ .*)$`)
 	replacedRe   = regexp.MustCompile(`^Replaced (\d+) occurrences?`)
 )

@@ -23,3 +23,11 @@ func ExampleCall_nested() {
 	fmt.Println(callpaths.Call("ViewCode", `{"files": [{"file_path": "tests/model_fields/test_foreignkey.py", "start_line": 1}]}`))
 	// Output: [tests/model_fields/test_foreignkey.py]
 }
+
+func ExampleCreated() {
+	fmt.Println(callpaths.Created("str_replace_editor", `{"command": "create", "path": "tests/test_new.py", "file_text": "def test(): pass"}`))
+	fmt.Println(callpaths.Created("bash", `{"command": "mkdir -p app && touch app/__init__.py && cat <<'EOF' > repro.py\nimport app\nEOF"}`))
+	// Output:
+	// [{tests/test_new.py false}]
+	// [{app true} {app/__init__.py true} {repro.py true}]
+}
