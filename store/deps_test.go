@@ -53,12 +53,12 @@ func goListDeps(t *testing.T, pkgs ...string) []string {
 	return paths
 }
 
-// TestStoreImportsNoEngine fails when the store contract or a driver
-// depends on a package of this module other than the record leaves: not
+// TestStoreImportsNoEngine fails when the store contract, a driver or the
+// drivers' conformance suite (storetest) depends on a package of this module other than the record leaves: not
 // the engine, the tokenizer, the extractors, the prompts nor the summarizer
 // contract. A new dependency must be a leaf added to storeLeaves on purpose.
 func TestStoreImportsNoEngine(t *testing.T) {
-	roots := []string{modulePath + "/store", modulePath + "/store/pgstore", modulePath + "/store/sqlitestore"}
+	roots := []string{modulePath + "/store", modulePath + "/store/pgstore", modulePath + "/store/sqlitestore", modulePath + "/store/storetest"}
 	deps := goListDeps(t, roots...)
 	var bad []string
 	seen := map[string]bool{}
