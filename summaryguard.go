@@ -4,10 +4,12 @@ import (
 	"errors"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentcompact/compact/summary"
 )
 
 // redactRecord is the one redaction point of every summary the engine
-// makes, whoever wrote it: rec passes summary.Record.Redacted. When
+// makes, whoever wrote it: rec passes summary.Redact. When
 // fromModel is set (a summarizer, which may have seen the conversation
 // unredacted), the secret values of the request (req.SecretValues) are
 // redacted too wherever the summary repeats them bare.
@@ -16,7 +18,7 @@ func redactRecord(rec SummaryRecord, req SummarizeRequest, fromModel bool) Summa
 	if fromModel {
 		known = req.SecretValues()
 	}
-	return rec.Redacted(known)
+	return summary.Redact(rec, known)
 }
 
 // validRecordText reports a summarizer's text that is not valid UTF-8 or

@@ -94,7 +94,7 @@ func WithLogger(l *slog.Logger) Option {
 // (summary.Request.Refs); the summary covers the conversation through the
 // last message shown. The reply is validated as always; the engine
 // redacts it, its bare repeats of the conversation's secrets included
-// (summary.Record.Redacted with summary.Request.SecretValues), as it does
+// (summary.Redact with summary.Request.SecretValues), as it does
 // every summary.
 // Default [CacheSafeAuto].
 func WithCacheSafe(mode CacheSafe) Option { return func(c *config) { c.cacheSafe = mode } }

@@ -25,5 +25,6 @@
 // array and string length-capped. Any other reply is an error wrapping
 // [ErrInvalidSummary].
 //
-// The package is a leaf: it imports langchaingo and the standard library only.
+// The package is a leaf: it imports langchaingo, the standard library and
+// the summary record's leaf package (summary/record) only.
 package prompts

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentcompact/compact/summary/record"
 )
 
 // SchemaVersion is the version of the structured summary schema that the
@@ -22,21 +24,13 @@ type Summary struct {
 	Context Context `json:"context"`
 }
 
-// Context is the structured part of a [Summary].
-type Context struct {
-	Participants   []string     `json:"participants"`
-	Decisions      []string     `json:"decisions"`
-	ActionItems    []ActionItem `json:"actionItems"`
-	Unresolved     []string     `json:"unresolved"`
-	DomainEntities []string     `json:"domainEntities"`
-}
+// Context is the structured part of a [Summary]: an alias of
+// [record.Context], the context a stored summary record carries.
+type Context = record.Context
 
-// ActionItem is one task found in the conversation.
-type ActionItem struct {
-	Owner string `json:"owner"`
-	Task  string `json:"task"`
-	Due   string `json:"due"`
-}
+// ActionItem is one task found in the conversation (an alias of
+// [record.ActionItem]).
+type ActionItem = record.ActionItem
 
 // MaxKeyPoints is the largest number of key points a valid summary may hold.
 const MaxKeyPoints = 30

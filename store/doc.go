@@ -26,9 +26,11 @@
 // replicas sharing conversations. [HeldOriginals] is the one in-memory set
 // of originals (the Memory store's, and the middleware's per session).
 //
-// The package is a leaf of the module: it imports the summary record's
-// package (summary.Record, which compact.SummaryRecord aliases) and not
-// the engine. The protocol by which the adapters share a conversation's
+// The package is a leaf of the module: of this module it imports only the
+// summary record's leaf package, summary/record (record.Record, which
+// summary.Record and compact.SummaryRecord alias), and internal/refid (the
+// grammar of a ref); not the engine, the tokenizer, the extractors nor the
+// prompts, and neither do its drivers (a test checks it). The protocol by which the adapters share a conversation's
 // state through a Store (sync, lease, compare-and-swap save, retries) is
 // package conversation's.
 //

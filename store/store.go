@@ -6,7 +6,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/agentcompact/compact/summary"
+	"github.com/agentcompact/compact/summary/record"
 )
 
 // ErrConflict reports that a [Store] holds a newer version of a session's
@@ -150,7 +150,7 @@ type Store interface {
 
 // SummaryRecord is the engine's summary record (compact.SummaryRecord is
 // the same type), embedded in a [Record].
-type SummaryRecord = summary.Record
+type SummaryRecord = record.Record
 
 func cloneSlice[S ~[]E, E any](s S) S {
 	if s == nil {

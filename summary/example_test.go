@@ -57,12 +57,12 @@ func ExampleFunc() {
 
 // A summary a model wrote from the conversation, redacted as the engine
 // redacts every summary: the secrets it repeats, in a known form or bare.
-func ExampleRecord_Redacted() {
+func ExampleRedact() {
 	req := summary.Request{Messages: []llms.MessageContent{
 		llms.TextParts(llms.ChatMessageTypeTool, "DB_PASSWORD=CorrectHorseBattery9"),
 	}}
 	rec := summary.Record{Summary: "Connected with CorrectHorseBattery9; curl -u bob:pa55w0rd worked."}
-	fmt.Println(rec.Redacted(req.SecretValues()).Summary)
+	fmt.Println(summary.Redact(rec, req.SecretValues()).Summary)
 	// Output:
 	// Connected with [REDACTED:secret]; curl -u bob:[REDACTED:password] worked.
 }

@@ -5,52 +5,22 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-// Redacted returns a copy of r whose text (Summary, KeyPoints and every
+// Redact returns a copy of r whose text (Summary, KeyPoints and every
 // string of Context) passes [extractors.RedactValues]: secrets are
 // replaced by "[REDACTED:kind]", and so is every occurrence of the known
-// secret values (from [extractors.SecretValues] of the text the summary was
+// secret values (from [Request.SecretValues] of the request the summary was
 // written from), which a model may repeat bare. The engine applies it to
 // every record, whoever wrote it, before the record is stored, sent,
-// emitted or returned.
-func (r Record) Redacted(known []string) Record {
+// emitted or returned. r is not modified. (It was the method
+// Record.Redacted before Record moved to the leaf package record.)
+func Redact(r Record, known []string) Record {
 	return r.MapTexts(func(s string) string { return extractors.RedactValues(s, known) })
-}
-
-// MapTexts returns a copy of r whose every text (Summary, KeyPoints, and
-// every string of Context) is fn of r's, in that order. The copy shares no
-// slice with r (an empty slice stays empty, nil stays nil).
-func (r Record) MapTexts(fn func(string) string) Record {
-	list := func(l []string) []string {
-		if l == nil {
-			return nil
-		}
-		out := make([]string, len(l))
-		for i, s := range l {
-			out[i] = fn(s)
-		}
-		return out
-	}
-	r.Summary = fn(r.Summary)
-	r.KeyPoints = list(r.KeyPoints)
-	r.OriginalMessageIDs = append([]string(nil), r.OriginalMessageIDs...)
-	c := r.Context
-	c.Participants, c.Decisions = list(c.Participants), list(c.Decisions)
-	c.Unresolved, c.DomainEntities = list(c.Unresolved), list(c.DomainEntities)
-	if c.ActionItems != nil {
-		items := make([]ActionItem, len(c.ActionItems))
-		for i, a := range c.ActionItems {
-			items[i] = ActionItem{Owner: fn(a.Owner), Task: fn(a.Task), Due: fn(a.Due)}
-		}
-		c.ActionItems = items
-	}
-	r.Context = c
-	return r
 }
 
 // SecretValues returns the secret values in the text a summary of r is
 // written from: the messages, and the conversation as last sent (see
 // [extractors.SecretValues]). A summarizer that saw them unredacted (a
-// cache-safe request) may repeat them bare; [Record.Redacted] with these
+// cache-safe request) may repeat them bare; [Redact] with these
 // values clears them.
 func (r Request) SecretValues() []string {
 	return append(secretValuesOf(r.Messages), secretValuesOf(r.Sent)...)

@@ -10,8 +10,8 @@ import (
 	"sync"
 	"testing"
 
-	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/store"
+	summaryrecord "github.com/agentcompact/compact/summary/record"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -363,7 +363,7 @@ func stateInvalidUTF8(t *testing.T, s store.Store) {
 	r.Summary = "caf\xe9 \xff\xfe then \xe2\x82 and \xc0\x80 end"
 	r.KeyPoints = []string{"ok", "\x80start", "end\xed\xa0\x80"}
 	r.Context.Decisions = []string{"d\xf5"}
-	r.Context.ActionItems = []compact.ActionItem{{Owner: "o\xff", Task: "t", Due: "\xfe"}}
+	r.Context.ActionItems = []summaryrecord.ActionItem{{Owner: "o\xff", Task: "t", Due: "\xfe"}}
 	st.Chain = []store.Record{r, record("r2")}
 	st.Version = save(t, s, st, 0)
 	got, err := s.Load(ctx, st.SessionID)

@@ -10,8 +10,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/store"
+	summaryrecord "github.com/agentcompact/compact/summary/record"
 	"github.com/stretchr/testify/require"
 )
 
@@ -104,15 +104,15 @@ func at(sec int) time.Time { return time.Date(2025, 3, 4, 5, 6, sec, 123_456_000
 // record returns a summary record with every field set.
 func record(id string) store.Record {
 	return store.Record{
-		SummaryRecord: compact.SummaryRecord{
+		SummaryRecord: store.SummaryRecord{
 			ID: id, ParentID: "parent-of-" + id, Depth: 2, Timestamp: at(7), Summary: "summary of " + id,
 			KeyPoints: []string{"point one", "point two"},
-			Context: compact.SummaryContext{
+			Context: summaryrecord.Context{
 				Participants: []string{"user", "assistant"}, Decisions: []string{"use " + id},
-				ActionItems: []compact.ActionItem{{Owner: "user", Task: "check " + id, Due: "friday"}},
+				ActionItems: []summaryrecord.ActionItem{{Owner: "user", Task: "check " + id, Due: "friday"}},
 				Unresolved:  []string{"why"}, DomainEntities: []string{"parser.go"},
 			},
-			OriginalMessageIDs: []string{id + "-m1", id + "-m2"}, TokenEstimate: 42, Mode: compact.ModeRule,
+			OriginalMessageIDs: []string{id + "-m1", id + "-m2"}, TokenEstimate: 42, Mode: summaryrecord.ModeRule,
 		},
 		Positions: []int{3, 4}, SHA256: strings.Repeat("ab", 32), UpTo: 5,
 	}
@@ -202,7 +202,7 @@ func replaceRecord(r store.Record) store.Record {
 		}
 	}
 	for i, a := range r.Context.ActionItems {
-		r.Context.ActionItems[i] = compact.ActionItem{Owner: replaceInvalid(a.Owner), Task: replaceInvalid(a.Task), Due: replaceInvalid(a.Due)}
+		r.Context.ActionItems[i] = summaryrecord.ActionItem{Owner: replaceInvalid(a.Owner), Task: replaceInvalid(a.Task), Due: replaceInvalid(a.Due)}
 	}
 	return r
 }
