@@ -20,7 +20,7 @@ import (
 // without a usable record: on a summarizer error, an invalid summary or the
 // summarizer's deadline it returns the rule-based record (Mode fallback)
 // together with the error. Whoever wrote it, the record passes the one
-// redaction point (summary.Record.Redacted) before it is returned. It also
+// redaction point (summary.Redact) before it is returned. It also
 // returns how many model calls the summarizer made (at least 1 when there
 // is a summarizer) and the reports of those calls.
 func (c *Compactor) summarize(ctx context.Context, w *work, prev *SummaryRecord, idx []int, skip bool) (SummaryRecord, int, []summary.Call, error) {
