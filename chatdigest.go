@@ -29,6 +29,19 @@ var (
 	sentEnd  = regexp.MustCompile(`[.!?]+\s+|\n+`)
 )
 
+// chatChain reports whether a conversation digest may fold prev in: there
+// is none, or it is a conversation digest itself. A tool digest (an agent
+// run whose latest dropped turns happen to hold no tool call) is folded by
+// the tool digest, which carries its file index and records whole.
+func chatChain(prev *SummaryRecord) bool {
+	if prev == nil {
+		return true
+	}
+	var n int
+	_, err := fmt.Sscanf(prev.Summary, chatDigestHeader, &n)
+	return err == nil
+}
+
 // plainTurns reports whether msgs are conversation turns only: human and
 // AI messages without tool calls, no tool messages.
 func plainTurns(msgs []llms.MessageContent) bool {
@@ -61,7 +74,7 @@ type fact struct {
 // req.MaxTokens; the previous summary's facts follow the new ones. ok is
 // false when req.Messages are not plain turns (the tool digest serves).
 func conversationDigest(req SummarizeRequest) (SummaryRecord, bool) {
-	if !plainTurns(req.Messages) {
+	if !plainTurns(req.Messages) || !chatChain(req.Previous) {
 		return SummaryRecord{}, false
 	}
 	count := req.Count

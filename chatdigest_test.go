@@ -67,3 +67,25 @@ func TestConversationDigestOnlyForPlainTurns(t *testing.T) {
 	_, ok = conversationDigest(SummarizeRequest{})
 	require.False(t, ok)
 }
+
+// TestConversationDigestKeepsToolChain: plain turns dropped after a tool
+// digest (an agent run's thoughts without a call) are folded by the tool
+// digest, so the earlier digest's file index survives; after a
+// conversation digest, or with none, the conversation digest serves.
+func TestConversationDigestKeepsToolChain(t *testing.T) {
+	turns := []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeHuman, "Alice moved to Lisbon in May 2021."),
+		llms.TextParts(llms.ChatMessageTypeAI, "Noted: Lisbon since May 2021."),
+	}
+	tool := &SummaryRecord{Summary: "Summary of 12 earlier messages (3 tool calls).\nFiles read: pkg/a.go", Mode: ModeRule}
+	if _, ok := conversationDigest(SummarizeRequest{Messages: turns, Previous: tool, MaxTokens: 500}); ok {
+		t.Fatal("a conversation digest folded a tool digest in")
+	}
+	chat, ok := conversationDigest(SummarizeRequest{Messages: turns, MaxTokens: 500})
+	if !ok {
+		t.Fatal("plain turns with no previous record: no conversation digest")
+	}
+	if _, ok := conversationDigest(SummarizeRequest{Messages: turns, Previous: &chat, MaxTokens: 500}); !ok {
+		t.Fatalf("a conversation digest did not fold the previous one: %q", chat.Summary)
+	}
+}
