@@ -125,7 +125,7 @@ func (m *Model) GenerateContent(ctx context.Context, messages []llms.MessageCont
 	start := time.Now()
 	info := CallInfo{Messages: len(messages)}
 	var resp *llms.ContentResponse
-	p, err := m.prepare(ctx, messages, &info)
+	p, err := m.prepare(ctx, messages, options, &info)
 	if err == nil {
 		resp, err = m.generate(ctx, p, &info, options)
 	}
@@ -154,7 +154,7 @@ func (m *Model) GenerateContentStream(ctx context.Context, messages []llms.Messa
 	start := time.Now()
 	info := CallInfo{Messages: len(messages)}
 	var ch <-chan llms.ContentResponse
-	p, err := m.prepare(ctx, messages, &info)
+	p, err := m.prepare(ctx, messages, options, &info)
 	if err == nil {
 		if s, ok := m.next.(streamer); ok {
 			err = m.withRetry(ctx, p, &info, func(send []llms.MessageContent) error {
@@ -199,13 +199,16 @@ type prepared struct {
 	// calls are the input's tool calls by id, built when an original
 	// needs them.
 	calls map[string]extractors.Call
+	// hint is the call's compact.WithRecallHint: whether its tools
+	// include the recall tool (recallhint.go).
+	hint compact.CallOption
 }
 
 // ErrNotConfigured is returned by every call of a Model built by Wrap with
 // a nil model or a nil compactor.
 var ErrNotConfigured = errors.New("middleware: Wrap was given a nil model or compactor")
 
-func (m *Model) prepare(ctx context.Context, msgs []llms.MessageContent, info *CallInfo) (*prepared, error) {
+func (m *Model) prepare(ctx context.Context, msgs []llms.MessageContent, options []llms.CallOption, info *CallInfo) (*prepared, error) {
 	if m == nil || m.next == nil || m.c == nil {
 		return nil, ErrNotConfigured
 	}
@@ -216,6 +219,7 @@ func (m *Model) prepare(ctx context.Context, msgs []llms.MessageContent, info *C
 			info.TextAgent, info.Steps = true, len(tp.steps)
 		}
 	}
+	p.hint = recallHintOption(options, p.tp) // recallhint.go
 	id, explicit := SessionFromContext(ctx)
 	key := id
 	if !explicit {
@@ -232,7 +236,7 @@ func (m *Model) prepare(ctx context.Context, msgs []llms.MessageContent, info *C
 	var res *compact.Result
 	var err error
 	// What this session last sent, for a cache-safe summarizer request.
-	opts := []compact.CallOption{compact.WithLastSent(m.next, m.table.lastSent(key))}
+	opts := []compact.CallOption{compact.WithLastSent(m.next, m.table.lastSent(key)), p.hint}
 	if m.replica != nil {
 		res, err = m.compactStored(ctx, p, key, opts, "")
 	} else {
@@ -342,9 +346,9 @@ func (m *Model) withRetry(ctx context.Context, p *prepared, info *CallInfo, call
 	var res *compact.Result
 	var cerr error
 	if m.replica != nil {
-		res, cerr = m.compactStored(ctx, p, p.tableKey, nil, compact.ReasonOverflow)
+		res, cerr = m.compactStored(ctx, p, p.tableKey, []compact.CallOption{p.hint}, compact.ReasonOverflow)
 	} else {
-		res, cerr = m.c.CompactNow(ctx, p.sess, p.in, compact.ReasonOverflow)
+		res, cerr = m.c.CompactNow(ctx, p.sess, p.in, compact.ReasonOverflow, p.hint)
 	}
 	if cerr != nil {
 		return fmt.Errorf("middleware: the model rejected the prompt as too long (%w), and the emergency compaction of session %q failed: %w", err, p.id, cerr)
