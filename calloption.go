@@ -21,6 +21,8 @@ type callOptions struct {
 	reset   float64 // WithConversationPolicy (resetcall.go); 0: the compactor's
 	// wholeTurns: WithWholeTurns (resetcall.go).
 	wholeTurns bool
+	// noRecallHint: WithRecallHint(false) (recallhint.go).
+	noRecallHint bool
 }
 
 // WithLastSent tells the engine what the caller last sent to model (the

@@ -11,13 +11,15 @@ package compact
 // at small windows). ReasonEmergency is a compaction only the emergency
 // ratio called for: cooldown or minMessages would have held it back. A
 // context unchanged since the last compaction left it within the budget
-// (cut to it) is left as it is. reset is the call's reset ratio.
+// (cut to it) is left as it is. reset is the call's reset ratio; a call's
+// reset above the trigger ratio (WithConversationPolicy) raises the
+// trigger to it: a compaction there could drop nothing.
 func (c *Compactor) decide(st *sessionState, convLen, tokens, bud int, reset float64) string {
 	ratio := float64(tokens) / float64(bud)
 	switch {
 	case tokens <= bud && convLen == st.LastCompactionLen && tokens == st.LastCompactionTokens:
 		return "" // unchanged since the last compaction left it within the budget (cut to it)
-	case ratio >= c.o.trigger && c.triggerDue(st, convLen, tokens, bud, reset):
+	case ratio >= max(c.o.trigger, reset) && c.triggerDue(st, convLen, tokens, bud, reset):
 		return ReasonTrigger
 	case ratio >= c.o.emergency:
 		return ReasonEmergency
@@ -36,7 +38,7 @@ func (c *Compactor) triggerDue(st *sessionState, convLen, tokens, bud int, reset
 	}
 	since := convLen - st.LastCompactionLen
 	grown := tokens - st.LastCompactionTokens
-	return since >= c.o.cooldown && grown >= int((c.o.trigger-reset)*float64(bud))
+	return since >= c.o.cooldown && grown >= int(max(c.o.trigger-reset, 0)*float64(bud))
 }
 
 // target returns the tokens a compaction for reason aims for: the reset

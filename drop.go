@@ -105,7 +105,7 @@ func (w *work) kindOf(u int, tailStart int) Kind {
 // messages to drop, in order.
 func (w *work) selectDrops(target, bud, tailStart, floor, before int) []int {
 	c := w.c
-	estSummary := c.counter.Count(SummaryPreamble+RecallHint) + c.SummaryCap() + 8
+	estSummary := c.counter.Count(SummaryPreamble+w.recallHint()) + c.SummaryCap() + 8
 	need := w.total() - w.sumTok + estSummary - target
 	chosen := map[int]bool{}
 	pick := func(tailStart int) {

@@ -7,7 +7,8 @@ import (
 
 // WithConversationPolicy makes this call's compaction aim for at most
 // share of the budget, in place of the compactor's reset ratio (see
-// [WithTrigger]); the trigger's hysteresis uses share too, the minimum gain
+// [WithTrigger]); the trigger's hysteresis uses share too (a share above
+// the trigger ratio raises the call's trigger to it), the minimum gain
 // ([WithMinGain]) does not apply, and the preserved tail shrinks to its
 // floor before the target is given up. memory.Memory passes it (with
 // [WithWholeTurns]) for conversations of plain turns, which then keep as

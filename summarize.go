@@ -59,7 +59,7 @@ func (c *Compactor) summarize(ctx context.Context, w *work, prev *SummaryRecord,
 	}
 	rec.Timestamp = time.Now().UTC()
 	rec.OriginalMessageIDs = req.MessageIDs
-	rec.TokenEstimate = c.counter.Count(SummaryPreamble + rec.Summary + RecallHint)
+	rec.TokenEstimate = c.counter.Count(SummaryPreamble + rec.Summary + w.recallHint())
 	return rec, calls, reports, err
 }
 

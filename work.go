@@ -34,6 +34,8 @@ type work struct {
 	sent    []llms.MessageContent
 	sentTo  llms.Model
 	reset   float64 // the call's reset ratio (WithConversationPolicy); 0: the compactor's
+	// noRecallHint: the summary message has no RecallHint (WithRecallHint).
+	noRecallHint bool
 }
 
 func (c *Compactor) newWork(msgs []llms.MessageContent, src []int, nIn int, ids []string, inTok []int) *work {
@@ -198,7 +200,7 @@ func (w *work) ref(i int) string {
 }
 
 func (w *work) setSummary(r SummaryRecord) {
-	m := llms.MessageContent{Role: llms.ChatMessageTypeHuman, Parts: []llms.ContentPart{llms.TextPart(SummaryPreamble + r.Summary + RecallHint)}}
+	m := llms.MessageContent{Role: llms.ChatMessageTypeHuman, Parts: []llms.ContentPart{llms.TextPart(SummaryPreamble + r.Summary + w.recallHint())}}
 	w.summary = &m
 	w.sumTok = w.c.counter.CountMessage(m)
 }

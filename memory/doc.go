@@ -114,12 +114,15 @@
 // fits, and compacting down to a fifth of the budget would forget turns it
 // keeps. So, for plain turns ([WithTurnPolicy], on by default):
 //
-//   - a compaction aims just below the engine's trigger ratio (trigger less
-//     0.05) instead of its reset ratio, with no minimum gain: it takes the
-//     oldest whole turns out, and the context keeps at least as many recent
-//     turns as a token buffer of the budget would, less the room of the
-//     summary and of the retrieved turns (below). The price is a compaction
-//     every few turns once the budget is full;
+//   - a compaction runs when the context (the prompt's template and the
+//     input included) would pass 97% of the budget and aims just below it,
+//     instead of the engine's trigger and reset ratios, with no minimum
+//     gain: it takes the oldest whole turns out, and the context keeps at
+//     least as many recent turns as a token buffer of the budget would,
+//     less the room of the summary and of the retrieved turns (below). The
+//     Memory gives the engine the exact prompt, so it needs no headroom
+//     below the budget. The price is a compaction every few turns once the
+//     budget is full;
 //   - whole turns: a human message and the AI reply after it are dropped or
 //     kept together (compact.WithWholeTurns), so a reply is never shown
 //     without the message it answers: after the pinned first message comes
@@ -144,7 +147,11 @@
 // the summary and the messages shown: framed as data like the summary, and
 // after the stable part of the context, so that the prefix a provider
 // caches does not change from one input to the next. A retrieved reply
-// comes with the message it answers. They fit a reserve of the budget
+// comes with the message it answers. Only hits whose turn is relevant
+// count: the query's words it holds weigh (by their inverse document
+// frequency in the history) at least 0.3 of the query's own weight, so a
+// generic input ("let's keep chatting") that shares a common word with an
+// old turn reserves nothing and keeps the recent turns. They fit a reserve of the budget
 // (at most [WithRetrievalReserve], a quarter by default) that the engine
 // leaves free for that load; the reserve is sized from the history and the
 // input only (the matches a compacted context may have lost), so loading
@@ -160,7 +167,9 @@
 // # Recall
 //
 // Masked outputs and cut messages show the ref of their original, and the
-// summary ends with a pointer to the recall tool. [Memory.RecallTool] gives
+// summary ends with a pointer to the recall tool (compact.RecallHint) when
+// recall exists: once [Memory.RecallTool] was taken, or with retrieval on;
+// a conversation chain with neither gets no such pointer. [Memory.RecallTool] gives
 // an agent that tool: it pages an original by its ref or searches the
 // compacted originals, read from the history (they are never deleted), for
 // this Memory's session only.

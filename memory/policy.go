@@ -6,35 +6,67 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-// conversationSlack is how far below the trigger ratio a compaction of a
-// plain conversation aims (see policyOptions): a turn or two of room, so
-// that it does not compact on every turn.
-const conversationSlack = 0.05
+// conversationSlack is how far below the whole budget a compaction of a
+// plain conversation aims (see policyOptions): a short turn of room, so
+// that it does not compact on every turn. The Memory gives the engine the
+// exact prompt (the reserve for the template and the input is one of its
+// messages), so no more headroom is needed: a token buffer fills the
+// whole budget, and a lower aim would keep fewer recent turns than it.
+const conversationSlack = 0.03
 
 // policyOptions returns the engine's call options of the Memory's policy
 // for the call c: for a conversation of plain turns (no tool calls, no tool
 // messages among the messages the engine is given),
-// compact.WithConversationPolicy aiming just below the trigger ratio, so
-// that a compaction drops only the oldest whole turns and the context keeps
+// compact.WithConversationPolicy aiming just below the whole budget (1 less
+// conversationSlack; the engine then also triggers there), so that a
+// compaction drops only the oldest whole turns and the context keeps
 // as many recent turns as a token buffer of the budget less the summary and
 // the retrieval reserve; nothing for an agent's conversation (the
 // compactor's own reset ratio). Requires m.mu.
+//
+// Every call also gets compact.WithRecallHint(m.recallOffered()): the
+// summary points to the recall tool only when there is one.
 func (m *Memory) policyOptions(c *engineCall) []compact.CallOption {
+	hint := m.recallHintOption()
 	for _, mc := range c.msgs[c.pre:] {
 		if mc.Role == llms.ChatMessageTypeTool || msg.HasToolCall(mc) {
-			return nil
+			return []compact.CallOption{hint}
 		}
 	}
 	if !m.o.turnPolicy {
-		return []compact.CallOption{compact.WithWholeTurns()}
+		return []compact.CallOption{hint, compact.WithWholeTurns()}
 	}
-	trigger, reset := m.c.Trigger()
-	return []compact.CallOption{compact.WithWholeTurns(), compact.WithConversationPolicy(max(reset, trigger-conversationSlack))}
+	return []compact.CallOption{hint, compact.WithWholeTurns(), compact.WithConversationPolicy(m.conversationShare())}
+}
+
+// conversationShare is the share of the budget a compaction of a plain
+// conversation aims for (policyOptions).
+func (m *Memory) conversationShare() float64 {
+	_, reset := m.c.Trigger()
+	return max(reset, 1-conversationSlack)
+}
+
+// recallOffered reports whether the Memory's summary points to recall
+// (compact.RecallHint): when its RecallTool was taken (an agent may have
+// it), or retrieval is on (the Memory recalls for the input itself). A
+// conversation chain with neither gets a summary without the hint.
+func (m *Memory) recallOffered() bool {
+	return m.rt.recallTaken.Load() || m.recallOfferedBefore()
+}
+
+// recallOfferedBefore reports whether recall was offered before the
+// RecallTool was taken: with retrieval on, taking it changes nothing.
+func (m *Memory) recallOfferedBefore() bool { return m.rt.reserve > 0 }
+
+// recallHintOption is the engine call option of recallOffered.
+func (m *Memory) recallHintOption() compact.CallOption {
+	return compact.WithRecallHint(m.recallOffered())
 }
 
 // WithTurnPolicy turns on the policy for conversations of plain turns
-// (no tool calls, no tool messages): a compaction aims just below the
-// engine's trigger ratio instead of its reset ratio, with no minimum gain,
+// (no tool calls, no tool messages): a compaction runs when the context
+// would exceed 97% of the budget and aims just below it, instead of the
+// engine's trigger and reset ratios, with no minimum gain,
 // and drops a human message and the AI reply after it together
 // (compact.WithConversationPolicy). The context then keeps as many recent
 // turns as a token buffer of the budget would, less the room of the summary

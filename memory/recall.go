@@ -102,8 +102,17 @@ func (s recallSource) Search(ctx context.Context, query string, limit int) ([]st
 // history, paged; given words, with the compacted originals that contain
 // them (see package recall). It reads this Memory's session only. Counts
 // use the compactor's counter; [WithRecallOptions] adds or overrides
-// recall options (default cap about 2,000 tokens).
+// recall options (default cap about 2,000 tokens). Once it is taken, the
+// summary ends with a pointer to it (compact.RecallHint), also with
+// retrieval off ([WithRetrieval]).
 func (m *Memory) RecallTool() tools.Tool {
+	if m.rt.recallTaken.CompareAndSwap(false, true) && !m.recallOfferedBefore() {
+		// The summary points to it from now on (policy.go): the cached
+		// view's summary message has no hint.
+		m.mu.Lock()
+		m.view = cachedView{}
+		m.mu.Unlock()
+	}
 	var all []recall.Option
 	if m.c != nil {
 		all = append(all, recall.WithCounter(m.c.Counter()))

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/budget"
@@ -35,7 +36,10 @@ const retrievalHits = 32
 // ref, as one human-role message starting with [RetrievedPreamble], after
 // the summary and the messages shown: the part of the context before it
 // does not change from one input to the next, so providers' prompt caches
-// keep hitting. A retrieved reply comes with the message it answers, and a
+// keep hitting. Only relevant hits are retrieved: those whose turn holds
+// query words weighing (inverse document frequency over the history) at
+// least 0.3 of the query's own weight, so that a generic input does not
+// push recent turns out for a chance match. A retrieved reply comes with the message it answers, and a
 // retrieved question with its reply, when they fit. They fit a reserve of
 // the budget ([WithRetrievalReserve]) that the engine leaves free when
 // it compacts for an input of at most that size.
@@ -75,6 +79,9 @@ type retrieval struct {
 	msgs       map[int]reserveMsg // engine reserve messages by retrieval room
 	stats      RetrievalStats
 	searchable store.Searcher
+	terms      termStats // the history's word counts (relevance.go); under Memory.mu
+	// recallTaken: Memory.RecallTool was called (recallOffered).
+	recallTaken atomic.Bool
 }
 
 // RetrievalStats returns what retrieval did so far (see [WithRetrieval]).
@@ -158,9 +165,9 @@ func (m *Memory) planRetrieval(ctx context.Context, pend *pendingInput) {
 		p.skip = skipError
 		return
 	}
-	p.hits = hits
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	p.hits = m.relevantHitsLocked(query, hits) // relevance.go
 	older := make(map[int]string, len(p.hits))
 	for _, h := range p.hits {
 		for q := max(h.Pos-1, 0); q <= h.Pos+1 && q < cut; q++ {
@@ -200,8 +207,7 @@ func (m *Memory) bufferCutLocked(pend *pendingInput) int {
 	if cut := m.cutAtLocked(full); cut == 0 {
 		return 0
 	}
-	trigger, _ := m.c.Trigger()
-	return m.cutAtLocked(int((trigger-conversationSlack)*float64(m.c.Budget())) - m.c.SummaryCap() - m.rt.reserve - m.reserveTok - pend.tok)
+	return m.cutAtLocked(int(m.conversationShare()*float64(m.c.Budget())) - m.c.SummaryCap() - m.rt.reserve - m.reserveTok - pend.tok)
 }
 
 // cutAtLocked returns the first position of the longest suffix of the

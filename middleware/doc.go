@@ -46,8 +46,11 @@
 //
 // # Recall
 //
-// Every masked output and cut message shows the ref of its original, and
-// the summary ends with a pointer to the recall tool. [Model.RecallTool]
+// Every masked output and cut message shows the ref of its original, and,
+// when the call offers the recall tool (its llms.WithTools or
+// llms.WithFunctions include one named recall.Name, or a text agent's tool
+// list does), the summary ends with a pointer to it (compact.RecallHint);
+// a call without it gets a summary without the pointer. [Model.RecallTool]
 // gives the agent that tool: it pages an original by its ref or searches the
 // compacted originals of the session [WithSession] set in the context the
 // executor passes to tools. The originals of each explicit session are kept

@@ -129,7 +129,7 @@ func (m *Model) GenerateContent(ctx context.Context, messages []llms.MessageCont
 	start := time.Now()
 	info := CallInfo{Messages: len(messages)}
 	var resp *llms.ContentResponse
-	p, err := m.prepare(ctx, messages, &info)
+	p, err := m.prepare(ctx, messages, options, &info)
 	if err == nil {
 		resp, err = m.generate(ctx, p, &info, options)
 	}
@@ -158,7 +158,7 @@ func (m *Model) GenerateContentStream(ctx context.Context, messages []llms.Messa
 	start := time.Now()
 	info := CallInfo{Messages: len(messages)}
 	var ch <-chan llms.ContentResponse
-	p, err := m.prepare(ctx, messages, &info)
+	p, err := m.prepare(ctx, messages, options, &info)
 	if err == nil {
 		if s, ok := m.next.(streamer); ok {
 			err = m.withRetry(ctx, p, &info, func(send []llms.MessageContent) error {
@@ -206,13 +206,16 @@ type prepared struct {
 	// calls are the input's tool calls by id, built when an original
 	// needs them.
 	calls map[string]extractors.Call
+	// hint is the call's compact.WithRecallHint: whether its tools
+	// include the recall tool (recallhint.go).
+	hint compact.CallOption
 }
 
 // ErrNotConfigured is returned by every call of a Model built by Wrap with
 // a nil model or a nil compactor.
 var ErrNotConfigured = errors.New("middleware: Wrap was given a nil model or compactor")
 
-func (m *Model) prepare(ctx context.Context, msgs []llms.MessageContent, info *CallInfo) (*prepared, error) {
+func (m *Model) prepare(ctx context.Context, msgs []llms.MessageContent, options []llms.CallOption, info *CallInfo) (*prepared, error) {
 	if m == nil || m.next == nil || m.c == nil {
 		return nil, ErrNotConfigured
 	}
@@ -223,6 +226,7 @@ func (m *Model) prepare(ctx context.Context, msgs []llms.MessageContent, info *C
 			info.TextAgent, info.Steps = true, len(tp.steps)
 		}
 	}
+	p.hint = recallHintOption(options, p.tp) // recallhint.go
 	id, explicit := SessionFromContext(ctx)
 	if explicit {
 		if err := CheckSessionID(id); err != nil {
@@ -244,7 +248,7 @@ func (m *Model) prepare(ctx context.Context, msgs []llms.MessageContent, info *C
 	var res *compact.Result
 	var err error
 	// What this session last sent, for a cache-safe summarizer request.
-	opts := []compact.CallOption{compact.WithLastSent(m.next, m.table.lastSent(key))}
+	opts := []compact.CallOption{compact.WithLastSent(m.next, m.table.lastSent(key)), p.hint}
 	if explicit && m.replica != nil {
 		// An automatic conversation is process-local (I9): its id is
 		// computable from its opening, so it is never stored nor read.
@@ -357,9 +361,9 @@ func (m *Model) withRetry(ctx context.Context, p *prepared, info *CallInfo, call
 	var res *compact.Result
 	var cerr error
 	if p.stored {
-		res, cerr = m.compactStored(ctx, p, p.tableKey, nil, compact.ReasonOverflow)
+		res, cerr = m.compactStored(ctx, p, p.tableKey, []compact.CallOption{p.hint}, compact.ReasonOverflow)
 	} else {
-		res, cerr = m.c.CompactNow(ctx, p.sess, p.in, compact.ReasonOverflow)
+		res, cerr = m.c.CompactNow(ctx, p.sess, p.in, compact.ReasonOverflow, p.hint)
 	}
 	if cerr != nil {
 		return fmt.Errorf("middleware: the model rejected the prompt as too long (%w), and the emergency compaction of session %s failed: %w", err, idtext.Quote(p.id), cerr)

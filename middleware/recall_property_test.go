@@ -124,7 +124,7 @@ func TestRecallEveryCompactedOriginal(t *testing.T) {
 		var in []llms.MessageContent
 		for n := 2; n <= len(conv); n++ {
 			in = conv[:n:n]
-			_, err := m.GenerateContent(ctx, in)
+			_, err := m.GenerateContent(ctx, in, withRecallTool()) // the agent offers the tool
 			require.NoError(t, err, "seed %d, call with %d messages", seed, n)
 			res, err = c.View(context.Background(), m.Session(id), in)
 			require.NoError(t, err)

@@ -267,7 +267,10 @@ func newMiddlewareSender(c *compact.Compactor, id string) *middlewareSender {
 
 func (s *middlewareSender) send(ctx context.Context, in []llms.MessageContent) ([]llms.MessageContent, callInfo, error) {
 	s.rec.sent, s.info = nil, middleware.CallInfo{}
-	if _, err := s.m.GenerateContent(middleware.WithSession(ctx, s.id), in); err != nil {
+	// The replayed agent has the recall tool (the lossless measure calls
+	// it), so its calls offer it and the summary points to it.
+	offer := llms.WithTools([]llms.Tool{{Type: "function", Function: &llms.FunctionDefinition{Name: s.tool.Name(), Description: s.tool.Description()}}})
+	if _, err := s.m.GenerateContent(middleware.WithSession(ctx, s.id), in, offer); err != nil {
 		return nil, callInfo{}, fmt.Errorf("middleware call with %d messages: %w", len(in), err)
 	}
 	if s.rec.sent == nil {
