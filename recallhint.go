@@ -7,8 +7,8 @@ package compact
 // of the rendered summary message only, not of the stored record, so a
 // session can be called with and without it (the summary message changes
 // when the setting does). middleware.Model passes it from the call's
-// tools, memory.Memory from whether its RecallTool was taken or retrieval
-// is on. Default true: a direct engine user keeps the hint it always had.
+// tools, memory.Memory from whether its RecallTool was taken.
+// Default true: a direct engine user keeps the hint it always had.
 func WithRecallHint(on bool) CallOption {
 	return func(o *callOptions) { o.noRecallHint = !on }
 }

@@ -168,8 +168,9 @@
 //
 // Masked outputs and cut messages show the ref of their original, and the
 // summary ends with a pointer to the recall tool (compact.RecallHint) when
-// recall exists: once [Memory.RecallTool] was taken, or with retrieval on;
-// a conversation chain with neither gets no such pointer. [Memory.RecallTool] gives
+// recall exists: once [Memory.RecallTool] was taken; a conversation chain,
+// which has no tool to call, gets no such pointer (retrieval brings
+// matching turns back without one). [Memory.RecallTool] gives
 // an agent that tool: it pages an original by its ref or searches the
 // compacted originals, read from the history (they are never deleted), for
 // this Memory's session only.

@@ -47,16 +47,11 @@ func (m *Memory) conversationShare() float64 {
 }
 
 // recallOffered reports whether the Memory's summary points to recall
-// (compact.RecallHint): when its RecallTool was taken (an agent may have
-// it), or retrieval is on (the Memory recalls for the input itself). A
-// conversation chain with neither gets a summary without the hint.
-func (m *Memory) recallOffered() bool {
-	return m.rt.recallTaken.Load() || m.recallOfferedBefore()
-}
-
-// recallOfferedBefore reports whether recall was offered before the
-// RecallTool was taken: with retrieval on, taking it changes nothing.
-func (m *Memory) recallOfferedBefore() bool { return m.rt.reserve > 0 }
+// (compact.RecallHint): only once its RecallTool was taken (an agent may
+// have it). Retrieval alone does not count: the Memory recalls for the
+// input itself, and a conversation chain has no tool to call, so a hint
+// would tell the model to call a tool it cannot call.
+func (m *Memory) recallOffered() bool { return m.rt.recallTaken.Load() }
 
 // recallHintOption is the engine call option of recallOffered.
 func (m *Memory) recallHintOption() compact.CallOption {

@@ -103,10 +103,10 @@ func (s recallSource) Search(ctx context.Context, query string, limit int) ([]st
 // them (see package recall). It reads this Memory's session only. Counts
 // use the compactor's counter; [WithRecallOptions] adds or overrides
 // recall options (default cap about 2,000 tokens). Once it is taken, the
-// summary ends with a pointer to it (compact.RecallHint), also with
-// retrieval off ([WithRetrieval]).
+// summary ends with a pointer to it (compact.RecallHint); before, it has
+// none, with retrieval on or off ([WithRetrieval]).
 func (m *Memory) RecallTool() tools.Tool {
-	if m.rt.recallTaken.CompareAndSwap(false, true) && !m.recallOfferedBefore() {
+	if m.rt.recallTaken.CompareAndSwap(false, true) {
 		// The summary points to it from now on (policy.go): the cached
 		// view's summary message has no hint.
 		m.mu.Lock()

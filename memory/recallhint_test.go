@@ -12,9 +12,9 @@ import (
 )
 
 // TestRecallHintOnlyWithRecall: the summary of a Memory points to the
-// recall tool only when recall exists (its RecallTool was taken, or
-// retrieval is on); a conversation chain with neither gets a rule digest
-// that never mentions recall.
+// recall tool only when its RecallTool was taken; a conversation chain
+// without it gets a rule digest that never mentions recall, with
+// retrieval on or off (retrieval needs no tool).
 func TestRecallHintOnlyWithRecall(t *testing.T) {
 	cases := []struct {
 		name      string
@@ -24,7 +24,7 @@ func TestRecallHintOnlyWithRecall(t *testing.T) {
 	}{
 		{"neither", false, false, false},
 		{"recall tool taken", false, true, true},
-		{"retrieval on", true, false, true},
+		{"retrieval on", true, false, false},
 		{"both", true, true, true},
 	}
 	for _, tc := range cases {
