@@ -16,13 +16,10 @@ const appendAttempts = 4
 // sending it again cannot apply it twice: pgx sent nothing
 // (pgconn.SafeToRetry: a connection found dead before the statement was
 // written). A backend terminated while the statement ran (SQLSTATE 57P01)
-// is not retried: with the extended protocol the transaction commits at
-// Sync, and the backend may have committed before it ended.
+// is ambiguous: with the extended protocol the transaction commits at
+// Sync, and the backend may have committed before it ended; a history
+// write resolves that by its batch id (batch.go).
 func notRun(err error) bool { return pgconn.SafeToRetry(err) }
-
-// onceEach runs f, again (up to appendAttempts in all) while it fails in a
-// way that shows it did not run and ctx is live.
-func onceEach(ctx context.Context, f func() error) error { return sendAgain(ctx, notRun, f) }
 
 // sendAgain runs f, again (up to appendAttempts in all) while its error
 // is one that may be sent again and ctx is live.
