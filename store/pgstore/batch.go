@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"time"
 
 	"github.com/google/uuid"
 )
@@ -42,14 +40,14 @@ func newBatchID() ([]byte, error) {
 func ambiguous(err error) bool { return !notRun(err) && connLost(err) }
 
 // sendOnce runs the write send until it is known to be applied exactly
-// once, up to writeAttempts sends a growing pause apart. A send that shows
+// once, up to attempts sends a growing pause apart. A send that shows
 // it never ran is sent again. After an ambiguous failure, applied (a read, retried while its
 // connection is lost) tells whether the batch is there: then the write
 // succeeded; if not, it is sent again with the same batch id. Any other
 // error, a dead ctx, or a failed check is returned.
 func (s *Store) sendOnce(ctx context.Context, send func() error, applied func() (bool, error)) error {
 	var err error
-	for attempt := range writeAttempts {
+	for attempt := range attempts {
 		if attempt > 0 && !pause(ctx, attempt) {
 			return err
 		}
@@ -108,25 +106,4 @@ func (h *History) replaceApplied(ctx context.Context, k, id []byte) (bool, error
 		return false, err
 	}
 	return bytes.Equal(last, id), nil
-}
-
-// writeAttempts bounds the sends of one history write: with pause, about
-// two seconds of connections ended as soon as they are made.
-const writeAttempts = 10
-
-// pause waits before send number attempt (from 1): 5 ms doubling up to
-// 320 ms, with up to half of it again as jitter, so that replicas whose
-// connections were ended at once do not all come back at once. It reports
-// false when ctx ends first.
-func pause(ctx context.Context, attempt int) bool {
-	d := 5 * time.Millisecond << min(attempt-1, 6)
-	d += rand.N(d/2 + 1)
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
 }

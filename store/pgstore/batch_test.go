@@ -36,7 +36,7 @@ func TestSendOnce(t *testing.T) {
 		{name: "terminated, not applied", errs: []error{terminated, nil}, applied: []bool{false}, wantSends: 2},
 		{name: "rejected", errs: []error{rejected}, wantErr: "23505", wantSends: 1},
 		{name: "partial", errs: []error{terminated}, checkErr: errPartialBatch, wantErr: "checking whether it was applied: the write was found in part", wantSends: 1},
-		{name: "always terminated", errs: repeat(terminated, writeAttempts), applied: make([]bool, writeAttempts), wantErr: "57P01", wantSends: writeAttempts},
+		{name: "always terminated", errs: repeat(terminated, attempts), applied: make([]bool, attempts), wantErr: "57P01", wantSends: attempts},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -80,10 +80,26 @@ func TestAmbiguous(t *testing.T) {
 	assert.False(t, ambiguous(errors.New("invalid input")))
 }
 
-// killBackends terminates every backend of application name app, every
-// interval, until ctx ends; it returns the count of backends it ended.
-func killBackends(ctx context.Context, t *testing.T, dsn, app string, every time.Duration) func() int64 {
+// killRun is how long the tests write while backends are terminated:
+// about 30 rounds of terminations.
+const killRun = 3 * time.Second
+
+// storeUnderKills opens a store on a connection application name of its
+// own and terminates every backend of that name every 100 ms from another
+// connection, until stop, which returns how many it ended.
+func storeUnderKills(t *testing.T) (s *Store, stop func() int64) {
 	t.Helper()
+	dsn := testDSN(t)
+	if !strings.Contains(dsn, "://") {
+		t.Skip("skipping: the test adds application_name to a URL DSN")
+	}
+	app := "compact_batch_" + randomPrefix(t)
+	sep := "?"
+	if strings.Contains(dsn, "?") {
+		sep = "&"
+	}
+	s = newTestStoreDSN(t, dsn+sep+"application_name="+app)
+	ctx, cancel := context.WithCancel(context.Background())
 	admin, err := pgx.Connect(ctx, dsn)
 	require.NoError(t, err)
 	var ended atomic.Int64
@@ -99,27 +115,11 @@ func killBackends(ctx context.Context, t *testing.T, dsn, app string, every time
 			}
 			select {
 			case <-ctx.Done():
-			case <-time.After(every):
+			case <-time.After(100 * time.Millisecond):
 			}
 		}
 	}()
-	return func() int64 { <-done; return ended.Load() }
-}
-
-// appDSN is the tests' DSN with an application name of its own, so that
-// only this test's backends are terminated.
-func appDSN(t *testing.T) (dsn, app string) {
-	t.Helper()
-	dsn = testDSN(t)
-	if !strings.Contains(dsn, "://") {
-		t.Skip("skipping: the test adds application_name to a URL DSN")
-	}
-	app = "compact_batch_" + randomPrefix(t)
-	sep := "?"
-	if strings.Contains(dsn, "?") {
-		sep = "&"
-	}
-	return dsn + sep + "application_name=" + app, app
+	return s, func() int64 { cancel(); <-done; return ended.Load() }
 }
 
 // TestAppendsWhileBackendsTerminated: concurrent appends while another
@@ -127,36 +127,37 @@ func appDSN(t *testing.T) (dsn, app string) {
 // its caller as an error, none is lost, none is stored twice; some
 // failures were ambiguous and resolved by batch id.
 func TestAppendsWhileBackendsTerminated(t *testing.T) {
-	dsn, app := appDSN(t)
-	s := newTestStoreDSN(t, dsn)
+	s, stop := storeUnderKills(t)
 	ctx := context.Background()
 	h := s.History("conv")
-	kctx, stop := context.WithCancel(ctx)
-	ended := killBackends(kctx, t, testDSN(t), app, 100*time.Millisecond)
 
-	const writers, each = 4, 150
+	const writers = 4
+	end := time.Now().Add(killRun)
 	var wg sync.WaitGroup
-	errs := make(chan error, writers*each)
+	var mu sync.Mutex
+	var failed []error
+	sent := make([]int, writers) // appends per writer
 	for w := range writers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range each {
+			for i := 0; time.Now().Before(end); i++ {
 				turn := []llms.ChatMessage{
 					llms.HumanChatMessage{Content: fmt.Sprintf("w%d-%d user", w, i)},
 					llms.AIChatMessage{Content: fmt.Sprintf("w%d-%d reply", w, i)},
 				}
 				if err := h.AddMessages(ctx, turn); err != nil {
-					errs <- err
+					mu.Lock()
+					failed = append(failed, err)
+					mu.Unlock()
 				}
+				sent[w] = i + 1
 			}
 		}()
 	}
 	wg.Wait()
-	stop()
-	n := ended()
-	close(errs)
-	for err := range errs {
+	n := stop()
+	for _, err := range failed {
 		t.Errorf("an append failed: %v", err)
 	}
 	require.Positive(t, n, "backends were terminated")
@@ -171,41 +172,39 @@ func TestAppendsWhileBackendsTerminated(t *testing.T) {
 			assert.Equal(t, strings.TrimSuffix(msgs[i-1].GetContent(), " user")+" reply", m.GetContent(), "message %d", i)
 		}
 	}
+	total := 0
 	for w := range writers {
-		for i := range each {
+		total += sent[w]
+		for i := range sent[w] {
 			for _, text := range []string{fmt.Sprintf("w%d-%d user", w, i), fmt.Sprintf("w%d-%d reply", w, i)} {
 				assert.Equal(t, 1, seen[text], "%q stored once", text)
 			}
 		}
 	}
-	assert.Equal(t, 2*writers*each, len(msgs), "messages stored")
-	t.Logf("%d appends, %d backends terminated, %d ambiguous failures checked by batch id", writers*each, n, s.checked.Load())
+	assert.Equal(t, 2*total, len(msgs), "messages stored")
+	t.Logf("%d appends, %d backends terminated, %d ambiguous failures checked by batch id", total, n, s.checked.Load())
 }
 
 // TestReplacesWhileBackendsTerminated: SetMessages in a loop while the
 // store's backends are terminated: no error, and each call bumped the
 // epoch exactly once (none applied twice, none lost).
 func TestReplacesWhileBackendsTerminated(t *testing.T) {
-	dsn, app := appDSN(t)
-	s := newTestStoreDSN(t, dsn)
+	s, stop := storeUnderKills(t)
 	ctx := context.Background()
 	h := s.History("conv")
-	kctx, stop := context.WithCancel(ctx)
-	ended := killBackends(kctx, t, testDSN(t), app, 100*time.Millisecond)
-	const calls = 300
-	for i := range calls {
-		err := h.SetMessages(ctx, []llms.ChatMessage{llms.HumanChatMessage{Content: fmt.Sprintf("v%d", i)}})
-		assert.NoError(t, err, "call %d", i)
+	calls := 0
+	for end := time.Now().Add(killRun); time.Now().Before(end); calls++ {
+		err := h.SetMessages(ctx, []llms.ChatMessage{llms.HumanChatMessage{Content: fmt.Sprintf("v%d", calls)}})
+		assert.NoError(t, err, "call %d", calls)
 	}
-	stop()
-	n := ended()
+	n := stop()
 	require.Positive(t, n, "backends were terminated")
 	require.Positive(t, s.checked.Load(), "some replaces failed ambiguously and were checked")
 	msgs, epoch, err := h.MessagesSince(ctx, 0)
 	require.NoError(t, err)
 	require.Len(t, msgs, 1)
 	assert.Equal(t, fmt.Sprintf("v%d", calls-1), msgs[0].GetContent())
-	assert.Equal(t, uint64(calls+1), epoch, "each replace started one epoch (the first, epoch 2)")
+	assert.Equal(t, uint64(calls)+1, epoch, "each replace started one epoch (the first, epoch 2)")
 	t.Logf("%d replaces, %d backends terminated, %d ambiguous failures checked by batch id", calls, n, s.checked.Load())
 }
 
