@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentcompact/compact/memory"
@@ -294,10 +292,10 @@ func TestReplicasOneConversation(t *testing.T) {
 
 // TestReplicasBackendsTerminated: the replicas' database backends are
 // terminated every 250 ms: reads and writes are retried, no turn is lost,
-// the chain stays straight. Through the middleware no caller sees an
-// error; through the memory only a history append (SaveContext, which is
-// not retried: it could append a turn twice) may fail, and a failed turn
-// is then absent, not half there.
+// the chain stays straight, and no caller sees an error through either
+// adapter: a history append (the memory's SaveContext) cut off after it
+// was sent is looked up by its batch id and sent again only if it is
+// absent (pgstore's crash semantics), so it is neither lost nor doubled.
 func TestReplicasBackendsTerminated(t *testing.T) {
 	rr := replicaRun{replicas: 4, turns: replicaTurns(), kill: 250 * time.Millisecond}
 	t.Run("middleware", func(t *testing.T) {
@@ -310,10 +308,8 @@ func TestReplicasBackendsTerminated(t *testing.T) {
 	t.Run("memory", func(t *testing.T) {
 		o, s := runMemoryReplicas(t, rr)
 		require.Positive(t, o.ended, "backends were terminated")
-		for _, e := range o.errs {
-			assert.True(t, strings.Contains(e, "save: "), "only a history append may fail: %s", e)
-		}
+		require.Empty(t, o.errs)
 		checkMemoryState(t, s, rr, o)
-		t.Logf("%d backends terminated, %d appends failed", o.ended, len(o.errs))
+		t.Logf("%d backends terminated", o.ended)
 	})
 }

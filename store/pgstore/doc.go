@@ -39,10 +39,44 @@
 // reserves its positions and writes its messages, so concurrent turns
 // never interleave and a turn's input and reply stay together. Everything
 // a call acknowledged is committed (durable as the server's settings make
-// it); a process killed mid-call leaves the previous state. A compaction
+// it); a process killed mid-call leaves the previous state (or, for a
+// history write it had already sent, the write applied whole). A compaction
 // lease (store.Leaser) is a row with an expiry on the server's clock: a
 // replica that dies holding one blocks the others' summarizer only until
 // it expires (see conversation.NewSummarizeGate).
+//
+// # Crash semantics of history writes
+//
+// When the connection of a history write (AddMessages, Clear, SetMessages)
+// fails, the store tells three cases apart:
+//
+//   - The statement was never sent (pgx found the connection dead first):
+//     it is sent again on another connection.
+//   - The server rejected the statement (any SQLSTATE other than a lost
+//     connection): it was rolled back; the error is returned.
+//   - The connection was lost after the statement was sent (its backend
+//     terminated, SQLSTATE 57P01 or 57P02; a class 08 error; the socket
+//     closed): the write may have committed. Every write carries a random
+//     batch id (schema version 3: the messages of an append hold it, and a
+//     replace records it on the session's history row), so the store reads
+//     it back, retrying that read while connections are lost. All the
+//     append's messages there, or the session last replaced by this call:
+//     the call returns nil. None there: the same write, with the same batch
+//     id, is sent again. Some of an append's messages there (only possible
+//     when something else edited the rows): an error saying so.
+//
+// So a write that returns nil is in the history exactly once, and one that
+// returns an error after an ambiguous failure says whether it was checked.
+// Sends are bounded (ten in all, a growing pause apart: about two
+// seconds) and stop when the context ends: a
+// context cancelled mid-statement returns its error unresolved, like
+// database/sql, and the write may then have been applied. The check reads
+// the committed rows: it settles a terminated backend, which has finished
+// (committed or rolled back) by then; after a network failure that leaves
+// the server still running the statement, the check may run first and the
+// write may then be applied twice. A write that committed and was then
+// wiped by another call's Clear or SetMessages before the check is applied
+// again, as if it came after that call, which it overlapped.
 //
 // # Round trips
 //

@@ -108,10 +108,13 @@ func (h *History) Messages(ctx context.Context) ([]llms.ChatMessage, error) {
 
 // AddMessages implements store.IncrementalHistory: one statement that
 // reserves the positions (locking the session's history row) and writes
-// the messages. A statement its connection failed to send (found dead
-// first) is sent again, a few times: it cannot have been applied (see
-// notRun). Any other failure is returned: the append may or may not have
-// been applied.
+// the messages, each carrying the call's random batch id. A statement its
+// connection failed to send is sent again. When the connection is lost
+// after the statement was sent (its backend terminated, SQLSTATE 57P01),
+// the append may have committed: AddMessages then looks the batch id up
+// and returns nil if the messages are there, sends the append again if
+// none is, and returns an error if only some are (see the package doc,
+// Crash semantics). Up to a few sends in all.
 func (h *History) AddMessages(ctx context.Context, msgs []llms.ChatMessage) error {
 	op := fmt.Sprintf("append to the history of session %s", idtext.Quote(h.sessionID))
 	types, bodies, err := encode(msgs)
@@ -129,17 +132,21 @@ func (h *History) AddMessages(ctx context.Context, msgs []llms.ChatMessage) erro
 	if err != nil {
 		return h.s.fail(ctx, op, err)
 	}
-	err = onceEach(ctx, func() error {
+	id, err := newBatchID()
+	if err != nil {
+		return h.s.fail(ctx, op, err)
+	}
+	err = h.s.sendOnce(ctx, func() error {
 		_, err := h.s.pool.Exec(ctx, fmt.Sprintf(`WITH h AS (
 			INSERT INTO %[1]s AS t (session_key, session_id, epoch, length) VALUES ($1, $2, 1, $3)
 			ON CONFLICT (session_key) DO UPDATE SET length = t.length + $3
 			RETURNING epoch, length - $3 AS start)
-		INSERT INTO %[2]s (session_key, epoch, pos, type, body, tsv)
-		SELECT $1, h.epoch, h.start + m.ord - 1, m.type, m.body, to_tsvector($7::regconfig, m.text)
+		INSERT INTO %[2]s (session_key, epoch, pos, type, body, tsv, batch)
+		SELECT $1, h.epoch, h.start + m.ord - 1, m.type, m.body, to_tsvector($7::regconfig, m.text), $8
 		FROM h, unnest($4::bytea[], $5::bytea[], $6::text[]) WITH ORDINALITY AS m(type, body, text, ord)`, h.s.t.histories, h.s.t.messages),
-			k, []byte(h.sessionID), len(bodies), types, bodies, texts, h.s.lang)
+			k, []byte(h.sessionID), len(bodies), types, bodies, texts, h.s.lang, id)
 		return err
-	})
+	}, func() (bool, error) { return h.appendApplied(ctx, k, id, len(bodies)) })
 	if err != nil {
 		return h.s.fail(ctx, op, err)
 	}
@@ -189,7 +196,9 @@ func (h *History) SetMessages(ctx context.Context, msgs []llms.ChatMessage) erro
 	return h.replace(ctx, msgs)
 }
 
-// replace is Clear and SetMessages: one statement.
+// replace is Clear and SetMessages: one statement, which records its
+// batch id on the session's history row; an ambiguous failure is resolved
+// as AddMessages resolves one, by that id.
 func (h *History) replace(ctx context.Context, msgs []llms.ChatMessage) error {
 	op := fmt.Sprintf("replace the history of session %s", idtext.Quote(h.sessionID))
 	types, bodies, err := encode(msgs)
@@ -201,18 +210,22 @@ func (h *History) replace(ctx context.Context, msgs []llms.ChatMessage) error {
 	if err != nil {
 		return h.s.fail(ctx, op, err)
 	}
-	err = onceEach(ctx, func() error {
+	id, err := newBatchID()
+	if err != nil {
+		return h.s.fail(ctx, op, err)
+	}
+	err = h.s.sendOnce(ctx, func() error {
 		_, err := h.s.pool.Exec(ctx, fmt.Sprintf(`WITH h AS (
-			INSERT INTO %[1]s AS t (session_key, session_id, epoch, length) VALUES ($1, $2, 2, $3)
-			ON CONFLICT (session_key) DO UPDATE SET epoch = t.epoch + 1, length = $3
+			INSERT INTO %[1]s AS t (session_key, session_id, epoch, length, batch) VALUES ($1, $2, 2, $3, $8)
+			ON CONFLICT (session_key) DO UPDATE SET epoch = t.epoch + 1, length = $3, batch = $8
 			RETURNING epoch),
 		d AS (DELETE FROM %[2]s WHERE session_key = $1)
-		INSERT INTO %[2]s (session_key, epoch, pos, type, body, tsv)
-		SELECT $1, h.epoch, m.ord - 1, m.type, m.body, to_tsvector($7::regconfig, m.text)
+		INSERT INTO %[2]s (session_key, epoch, pos, type, body, tsv, batch)
+		SELECT $1, h.epoch, m.ord - 1, m.type, m.body, to_tsvector($7::regconfig, m.text), $8
 		FROM h, unnest($4::bytea[], $5::bytea[], $6::text[]) WITH ORDINALITY AS m(type, body, text, ord)`, h.s.t.histories, h.s.t.messages),
-			k, []byte(h.sessionID), len(bodies), types, bodies, texts, h.s.lang)
+			k, []byte(h.sessionID), len(bodies), types, bodies, texts, h.s.lang, id)
 		return err
-	})
+	}, func() (bool, error) { return h.replaceApplied(ctx, k, id) })
 	if err != nil {
 		return h.s.fail(ctx, op, err)
 	}

@@ -3,32 +3,53 @@ package pgstore
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
-// appendAttempts bounds how often a history append is sent again after
-// its connection failed without running it.
-const appendAttempts = 4
+// attempts bounds the sends of one statement: with pause between them,
+// about two seconds of connections ended as soon as they are made (a pool
+// hands out the idle connections a server restart or a
+// pg_terminate_backend ended, one a try, before it makes new ones).
+const attempts = 10
+
+// pause waits before send number attempt (from 1): 5 ms doubling up to
+// 320 ms, with up to half of it again as jitter, so that replicas whose
+// connections were ended at once do not all come back at once. It reports
+// false when ctx ends first.
+func pause(ctx context.Context, attempt int) bool {
+	d := 5 * time.Millisecond << min(attempt-1, 6)
+	d += rand.N(d/2 + 1)
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
 
 // notRun reports whether err shows that the statement did not run, so that
 // sending it again cannot apply it twice: pgx sent nothing
 // (pgconn.SafeToRetry: a connection found dead before the statement was
 // written). A backend terminated while the statement ran (SQLSTATE 57P01)
-// is not retried: with the extended protocol the transaction commits at
-// Sync, and the backend may have committed before it ended.
+// is ambiguous: with the extended protocol the transaction commits at
+// Sync, and the backend may have committed before it ended; a history
+// write resolves that by its batch id (batch.go).
 func notRun(err error) bool { return pgconn.SafeToRetry(err) }
 
-// onceEach runs f, again (up to appendAttempts in all) while it fails in a
-// way that shows it did not run and ctx is live.
-func onceEach(ctx context.Context, f func() error) error { return sendAgain(ctx, notRun, f) }
-
-// sendAgain runs f, again (up to appendAttempts in all) while its error
-// is one that may be sent again and ctx is live.
+// sendAgain runs f, again (up to attempts in all, a growing pause apart)
+// while its error is one that may be sent again and ctx is live.
 func sendAgain(ctx context.Context, again func(error) bool, f func() error) error {
 	var err error
-	for range appendAttempts {
+	for attempt := range attempts {
+		if attempt > 0 && !pause(ctx, attempt) {
+			return err
+		}
 		if err = f(); err == nil || !again(err) || ctx.Err() != nil {
 			return err
 		}
@@ -51,7 +72,7 @@ func connLost(err error) bool {
 	return errors.As(err, &ce) || strings.Contains(err.Error(), "conn closed") || strings.Contains(err.Error(), "unexpected EOF")
 }
 
-// readAgain runs the read f, again (up to appendAttempts in all) while its
-// connection was lost and ctx is live: a read applies nothing, so it is
-// always safe to send again.
+// readAgain runs the read f, again (up to attempts in all, a growing
+// pause apart) while its connection was lost and ctx is live: a read
+// applies nothing, so it is always safe to send again.
 func readAgain(ctx context.Context, f func() error) error { return sendAgain(ctx, connLost, f) }

@@ -13,7 +13,7 @@ import (
 // SchemaVersion is the schema version this package creates and migrates
 // databases to. [New] and [Store.Migrate] refuse a database at a newer
 // version.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // migrations are the schema's versions, in order: migrations[i] brings the
 // tables at schema version i to version i+1. %[1]s is the table prefix.
@@ -77,6 +77,9 @@ var migrations = []string{
 	);`,
 	// 2: full-text search of the histories (search.go).
 	searchMigration,
+	// 3: batch ids of history writes, to resolve an ambiguous failure
+	// (batch.go).
+	batchMigration,
 }
 
 // validPrefix reports whether p is a table prefix this package accepts:

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/agentcompact/compact/internal/idtext"
 	"github.com/agentcompact/compact/store"
@@ -39,6 +40,9 @@ type Store struct {
 	t      tables
 	target string // host:port/database, for errors (never the password)
 	lang   string // the text-search configuration (WithSearchLanguage, search.go)
+	// checked counts the history writes whose outcome an ambiguous
+	// failure hid and that were looked up by batch id (batch.go; tests).
+	checked atomic.Int64
 }
 
 var (
