@@ -21,6 +21,7 @@ type callOptions struct {
 	reset   float64 // WithConversationPolicy (resetcall.go); 0: the compactor's
 	// wholeTurns: WithWholeTurns (resetcall.go).
 	wholeTurns bool
+	reserve    int // WithReserve (reserve.go)
 }
 
 // WithLastSent tells the engine what the caller last sent to model (the
@@ -99,6 +100,9 @@ func validID(id string) bool {
 func (o *callOptions) check(n int) error {
 	if o.omitted < 0 {
 		return fmt.Errorf("%w: WithOmitted(%d): must be >= 0", ErrInvalidInput, o.omitted)
+	}
+	if err := o.checkReserve(); err != nil {
+		return err
 	}
 	if o.ids == nil {
 		return nil

@@ -110,6 +110,7 @@ func (c *Compactor) load(s *Session, in []llms.MessageContent, co callOptions) (
 	}
 	w := c.newWork(msgs, src, len(in), ids, inTok)
 	w.sid, w.memo = s.st.ID, &s.memo
+	w.addReserve(co.reserve)
 	inputTokens := w.base
 	for _, t := range inTok {
 		inputTokens += t

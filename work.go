@@ -34,6 +34,7 @@ type work struct {
 	sent    []llms.MessageContent
 	sentTo  llms.Model
 	reset   float64 // the call's reset ratio (WithConversationPolicy); 0: the compactor's
+	reserve int     // the call's reserve (WithReserve, reserve.go), counted in base
 }
 
 func (c *Compactor) newWork(msgs []llms.MessageContent, src []int, nIn int, ids []string, inTok []int) *work {

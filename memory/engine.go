@@ -153,7 +153,7 @@ func (m *Memory) step(ctx context.Context, t *turn, gate compact.SummarizeGate) 
 		}
 	}
 	call := m.engineCallLocked(t.pend, true)
-	opts := []compact.CallOption{compact.WithMessageIDs(call.ids), compact.WithOmitted(call.omitted)}
+	opts := call.options()
 	opts = append(opts, m.policyOptions(&call)...) // policy.go
 	sess, gen, n := m.sess, m.gen, len(m.entries)
 	m.mu.Unlock()

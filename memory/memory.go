@@ -49,11 +49,10 @@ type Memory struct {
 	ownHistory bool
 	pool       *Pool
 	own        bool // the pool is private: Close closes it
-	// The prompt reserve message (WithPromptReserve) and the tokens a
-	// summary message adds to its text, set once by New.
-	reserve    llms.MessageContent
+	// The tokens of the prompt reserve (WithPromptReserve), those a
+	// message and a summary message add to their text, set once by New.
 	reserveTok int
-	hasReserve bool
+	msgTok     int
 	summaryTok int
 	// Scratch slices of the engine calls made under engineMu.
 	scratch    []llms.MessageContent

@@ -20,7 +20,7 @@ const conversationSlack = 0.05
 // the retrieval reserve; nothing for an agent's conversation (the
 // compactor's own reset ratio). Requires m.mu.
 func (m *Memory) policyOptions(c *engineCall) []compact.CallOption {
-	for _, mc := range c.msgs[c.pre:] {
+	for _, mc := range c.msgs {
 		if mc.Role == llms.ChatMessageTypeTool || msg.HasToolCall(mc) {
 			return nil
 		}

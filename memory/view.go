@@ -109,7 +109,7 @@ func (m *Memory) stateViewLocked(ctx context.Context) cachedView {
 	v := cachedView{valid: true, n: n, summary: -1, tokens: -1, engineLen: -1, gen: m.gen}
 	if m.c != nil {
 		c := m.engineCallLocked(nil, false)
-		raw, err := m.c.View(ctx, m.sess, c.msgs, compact.WithMessageIDs(c.ids), compact.WithOmitted(c.omitted))
+		raw, err := m.c.View(ctx, m.sess, c.msgs, c.options()...)
 		if err == nil {
 			res := c.strip(raw, m.c.Counter())
 			pos := m.windowPositionsLocked(n, c.from)
