@@ -22,6 +22,10 @@ type callOptions struct {
 	// wholeTurns: WithWholeTurns (resetcall.go).
 	wholeTurns bool
 	reserve    int // WithReserve (reserve.go)
+	// pending: WithPending (pending.go).
+	pending    llms.MessageContent
+	pendingID  string
+	hasPending bool
 }
 
 // WithLastSent tells the engine what the caller last sent to model (the

@@ -175,7 +175,7 @@ func (m *Memory) step(ctx context.Context, t *turn, gate compact.SummarizeGate) 
 		return conversation.Change{}, err
 	}
 	t.inputErr = call.pendingError(raw)
-	t.res = call.strip(raw, m.c.Counter())
+	t.res = raw
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.gen != gen {

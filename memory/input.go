@@ -95,7 +95,8 @@ func (m *Memory) newPending(in string) *pendingInput {
 // (compact.WithReserve): the prompt reserve, the room of the load's
 // retrieval and, given as a reserve, the pending input.
 //
-// The pending input is given as the latest human message (last), named
+// The pending input is given as the latest human message (last,
+// compact.WithPending: the result leaves it out), named
 // with the id it will have in the history once SaveContext writes it: the
 // engine pins it and compacts the history around it, and when SaveContext
 // has written it the engine finds it under the same id (counted once, and
@@ -111,19 +112,23 @@ type engineCall struct {
 	hist    int // window messages in msgs: msgs[:hist]
 	omitted int
 	pend    *pendingInput
-	last    bool // msgs ends with the pending input as a human message
-	reserve int  // tokens reserved beside msgs (compact.WithReserve)
+	last    bool   // the pending input is given as the latest human message (compact.WithPending)
+	pendID  string // its id then: the one it will have in the history
+	reserve int    // tokens reserved beside msgs (compact.WithReserve)
 }
 
 // options returns the engine's call options of c: its ids, omitted
-// messages and reserve.
+// messages, reserve and pending input.
 func (c *engineCall) options() []compact.CallOption {
-	return []compact.CallOption{compact.WithMessageIDs(c.ids), compact.WithOmitted(c.omitted), compact.WithReserve(c.reserve)}
+	opts := []compact.CallOption{compact.WithMessageIDs(c.ids), compact.WithOmitted(c.omitted), compact.WithReserve(c.reserve)}
+	if c.last {
+		opts = append(opts, compact.WithPending(c.pend.mc, c.pendID))
+	}
+	return opts
 }
 
 // engineCallLocked builds the engine call over the whole history as read.
-// Without a pending input or a turn window it is the window itself, not
-// copied; else, with scratch (the caller holds m.engineMu and the call is
+// Without a turn window it is the window itself, not copied; else, with scratch (the caller holds m.engineMu and the call is
 // over before the next one), it reuses the Memory's scratch slices.
 // Requires m.mu.
 func (m *Memory) engineCallLocked(pend *pendingInput, scratch bool) engineCall {
@@ -144,11 +149,14 @@ func (m *Memory) engineCallLocked(pend *pendingInput, scratch bool) engineCall {
 			c.reserve += pend.tok
 		}
 	}
-	if !c.last && c.hist == len(m.win) {
+	if c.last {
+		c.pendID = msg.ID(pend.base, m.fullCount[pend.base]+1)
+	}
+	if c.hist == len(m.win) {
 		c.msgs, c.ids = m.win[:len(m.win):len(m.win)], m.winIDs[:len(m.win):len(m.win)]
 		return c
 	}
-	if size := c.hist + 1; scratch && cap(m.scratch) >= size {
+	if size := c.hist; scratch && cap(m.scratch) >= size {
 		c.msgs, c.ids = m.scratch[:0], m.scratchIDs[:0]
 	} else {
 		c.msgs = make([]llms.MessageContent, 0, size+size/4)
@@ -162,10 +170,6 @@ func (m *Memory) engineCallLocked(pend *pendingInput, scratch bool) engineCall {
 			c.msgs = append(c.msgs, m.win[s[0]:s[1]]...)
 			c.ids = append(c.ids, m.winIDs[s[0]:s[1]]...)
 		}
-	}
-	if c.last {
-		c.msgs = append(c.msgs, pend.mc)
-		c.ids = append(c.ids, msg.ID(pend.base, m.fullCount[pend.base]+1))
 	}
 	return c
 }
@@ -253,53 +257,9 @@ func (m *Memory) checkInputLocked(p *pendingInput) error {
 // the pending input given as the latest human message (which the Memory
 // avoids by giving it as a system message when it might have to).
 func (c *engineCall) pendingError(raw *compact.Result) error {
-	if !c.last || len(raw.States) != len(c.msgs) || raw.States[len(c.msgs)-1] == compact.StateKept {
+	if !c.last || raw.PendingState == compact.StateKept {
 		return nil
 	}
 	return fmt.Errorf("memory: input of %d tokens does not fit the budget of %d tokens beside the messages the engine keeps: %w",
 		c.pend.tok, raw.Budget, ErrInputTooLarge)
-}
-
-// strip takes the pending input given as the latest human message out of
-// the engine's result, in place (the result is the caller's): Messages,
-// Origin, States and Refs are then those of the window's messages only,
-// Tokens without its tokens (0 for an empty window). Call pendingError
-// first.
-func (c *engineCall) strip(res *compact.Result, counter *budget.TokenCounter) *compact.Result {
-	if !c.last {
-		return res
-	}
-	last := c.hist
-	j := 0
-	for k, om := range res.Messages {
-		o := -1
-		if k < len(res.Origin) {
-			o = res.Origin[k]
-		}
-		if o == last {
-			if res.States[last] == compact.StateKept {
-				res.Tokens -= c.pend.tok
-			} else {
-				res.Tokens -= counter.CountMessage(om)
-			}
-			continue
-		}
-		res.Messages[j] = om
-		if j < len(res.Origin) {
-			res.Origin[j] = o
-		}
-		j++
-	}
-	res.Messages = res.Messages[:j:j]
-	res.Origin = res.Origin[:min(j, len(res.Origin)):min(j, len(res.Origin))]
-	if len(res.States) >= c.hist {
-		res.States = res.States[:c.hist:c.hist]
-	}
-	if len(res.Refs) >= c.hist {
-		res.Refs = res.Refs[:c.hist:c.hist]
-	}
-	if c.hist == 0 {
-		res.Tokens = 0
-	}
-	return res
 }
