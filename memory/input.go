@@ -7,7 +7,6 @@ import (
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/budget"
-	"github.com/agentcompact/compact/internal/msg"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -75,17 +74,16 @@ func pickInput(inputs map[string]any, key string) (in string, ok bool) {
 // pendingInput is the input of a LoadMemoryVariables call, in the engine's
 // form, as SaveContext will write it (a human message).
 type pendingInput struct {
-	mc   llms.MessageContent
-	base string // its content hash
-	tok  int
-	ret  *retrievalPlan // the load's retrieval (retrieve.go), or nil
+	mc  llms.MessageContent
+	tok int
+	ret *retrievalPlan // the load's retrieval (retrieve.go), or nil
 }
 
 // newPending returns the pending input for in, counted (once: the engine
 // and the counter's cache find the same message later). Requires m.c.
 func (m *Memory) newPending(in string) *pendingInput {
 	mc := toContent(llms.HumanChatMessage{Content: in}, nil)
-	return &pendingInput{mc: mc, base: msg.Hash(mc), tok: m.c.Counter().CountMessage(mc)}
+	return &pendingInput{mc: mc, tok: m.c.Counter().CountMessage(mc)}
 }
 
 // engineCall is the input of one engine call over entries[:n]: the window's
@@ -150,7 +148,7 @@ func (m *Memory) engineCallLocked(pend *pendingInput, scratch bool) engineCall {
 		}
 	}
 	if c.last {
-		c.pendID = msg.ID(pend.base, m.fullCount[pend.base]+1)
+		c.pendID = m.names.Next(pend.mc)
 	}
 	if c.hist == len(m.win) {
 		c.msgs, c.ids = m.win[:len(m.win):len(m.win)], m.winIDs[:len(m.win):len(m.win)]

@@ -63,7 +63,7 @@ type Memory struct {
 
 	mu         sync.Mutex
 	entries    []entry
-	fullCount  map[string]int // base id -> occurrences in the history
+	names      compact.MessageNamer // names the history's messages (their ids)
 	win        []llms.MessageContent
 	winIDs     []string // the ids of win's messages in the whole history
 	lead       int      // leading system messages of the history
@@ -106,7 +106,7 @@ func New(c *compact.Compactor, opts ...Option) *Memory {
 			opt(&o)
 		}
 	}
-	m := &Memory{c: c, o: o, store: o.store, log: o.logger, fullCount: map[string]int{}}
+	m := &Memory{c: c, o: o, store: o.store, log: o.logger}
 	m.reader.m = m
 	if m.c == nil {
 		m.c, m.cErr = compact.New()
@@ -400,7 +400,7 @@ func (m *Memory) Clear(ctx context.Context) error {
 	m.mu.Lock()
 	m.entries, m.win, m.winIDs, m.kept = nil, nil, nil, nil
 	m.lead, m.start = 0, 0
-	m.fullCount = map[string]int{}
+	m.names = compact.MessageNamer{}
 	m.epochKnown = false
 	m.resetLocked()
 	m.mu.Unlock()
@@ -497,7 +497,7 @@ func (m *Memory) Verify(ctx context.Context) error {
 // are skipped. compact.MessageIDs(Contents(history)) yields the ids that
 // [store.Record].OriginalMessageIDs and Summaries use. msgs is not modified.
 func Contents(msgs []llms.ChatMessage) []llms.MessageContent {
-	m := &Memory{fullCount: map[string]int{}}
+	m := &Memory{}
 	out := make([]llms.MessageContent, 0, len(msgs))
 	for _, cm := range withoutNil(msgs) {
 		mc := toContent(cm, m.toolNameLocked)
