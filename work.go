@@ -3,7 +3,6 @@ package compact
 import (
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/extractors"
-	"github.com/agentcompact/compact/internal/msg"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -71,8 +70,8 @@ func (w *work) buildUnits() {
 	n := len(w.msgs)
 	for i := 0; i < n; {
 		j := i + 1
-		if i >= w.lead && w.msgs[i].Role == llms.ChatMessageTypeAI && msg.HasToolCall(w.msgs[i]) {
-			for j < n && w.msgs[j].Role == llms.ChatMessageTypeTool {
+		if i >= w.lead && OpensToolRound(w.msgs[i]) { // units.go
+			for j < n && IsToolResult(w.msgs[j]) {
 				j++
 			}
 		}

@@ -10,7 +10,6 @@ import (
 	"github.com/agentcompact/compact/conversation"
 
 	compact "github.com/agentcompact/compact"
-	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -283,13 +282,11 @@ func (m *Memory) moveWindowLocked(n int, states []compact.MessageState) {
 	m.rebuildWindowLocked(x, kept)
 }
 
-// isCallLocked and isToolLocked classify entry i for the unit rules.
-func (m *Memory) isCallLocked(i int) bool {
-	e := m.entries[i]
-	return e.mc.Role == llms.ChatMessageTypeAI && msg.HasToolCall(e.mc)
-}
+// isCallLocked and isToolLocked classify entry i for the engine's unit
+// rules (compact.OpensToolRound, compact.IsToolResult).
+func (m *Memory) isCallLocked(i int) bool { return compact.OpensToolRound(m.entries[i].mc) }
 
-func (m *Memory) isToolLocked(i int) bool { return m.entries[i].mc.Role == llms.ChatMessageTypeTool }
+func (m *Memory) isToolLocked(i int) bool { return compact.IsToolResult(m.entries[i].mc) }
 
 // prunedKeptLocked returns the kept list without its units that are now
 // wholly summarized, and how many messages it left out.
