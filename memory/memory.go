@@ -166,7 +166,7 @@ func (m *Memory) MemoryVariables(context.Context) []string { return []string{m.o
 // history plus that input as the latest human message, with the id it will
 // have once SaveContext writes it, so it compacts the history around it
 // when the trigger says so (when the messages it pins might not fit beside
-// the input, the input is given as a system message, which it never cuts);
+// the input, its tokens are reserved instead, which the engine never cuts);
 // the context returned plus the input then fit the engine's budget less the
 // prompt reserve ([WithPromptReserve]), and a chains.NewConversation prompt
 // fits the window less the reserved output (with human and AI prefixes of
@@ -548,14 +548,7 @@ func (m *Memory) Stats(ctx context.Context) (compact.Stats, error) {
 			active += m.entries[i].tok
 		}
 	}
-	st.TokensOriginal = original
-	st.TokensActive = active
-	st.TokensSaved = max(0, original-active)
-	st.CompressionRatio = 0
-	if original > 0 {
-		st.CompressionRatio = float64(active) / float64(original)
-	}
-	return st, nil
+	return st.WithTokens(original, active), nil
 }
 
 // syncForRead loads the stored state at first use (or when a newer version
