@@ -23,6 +23,11 @@ type callOptions struct {
 	wholeTurns bool
 	// noRecallHint: WithRecallHint(false) (recallhint.go).
 	noRecallHint bool
+	reserve      int // WithReserve (reserve.go)
+	// pending: WithPending (pending.go).
+	pending    llms.MessageContent
+	pendingID  string
+	hasPending bool
 }
 
 // WithLastSent tells the engine what the caller last sent to model (the
@@ -101,6 +106,9 @@ func validID(id string) bool {
 func (o *callOptions) check(n int) error {
 	if o.omitted < 0 {
 		return fmt.Errorf("%w: WithOmitted(%d): must be >= 0", ErrInvalidInput, o.omitted)
+	}
+	if err := o.checkReserve(); err != nil {
+		return err
 	}
 	if o.ids == nil {
 		return nil

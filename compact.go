@@ -61,6 +61,11 @@ func (c *Compactor) View(ctx context.Context, s *Session, msgs []llms.MessageCon
 	if err != nil {
 		return nil, err
 	}
+	n := len(msgs)
+	if msgs, err = co.withPending(msgs); err != nil { // pending.go
+		return nil, err
+	}
+	defer func() { co.dropPending(res, n, c.counter) }() // after the recover below
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, fmt.Errorf("%w: panic: %v", ErrInvariant, r)
@@ -111,6 +116,7 @@ func (c *Compactor) load(s *Session, in []llms.MessageContent, co callOptions) (
 	w := c.newWork(msgs, src, len(in), ids, inTok)
 	w.sid, w.memo = s.st.ID, &s.memo
 	w.noRecallHint = co.noRecallHint // WithRecallHint (recallhint.go)
+	w.addReserve(co.reserve)
 	inputTokens := w.base
 	for _, t := range inTok {
 		inputTokens += t
@@ -126,11 +132,16 @@ func (c *Compactor) run(ctx context.Context, s *Session, in []llms.MessageConten
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	n := len(in)
+	if in, err = co.withPending(in); err != nil { // pending.go
+		return nil, err
+	}
 	start := time.Now()
 	res, ev, err := c.runSafe(ctx, s, in, force, co, start)
 	if ev != nil {
 		c.emit(ctx, *ev)
 	}
+	co.dropPending(res, n, c.counter)
 	return res, err
 }
 

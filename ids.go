@@ -1,10 +1,6 @@
 package compact
 
-import (
-	"github.com/agentcompact/compact/internal/msg"
-
-	"github.com/tmc/langchaingo/llms"
-)
+import "github.com/tmc/langchaingo/llms"
 
 // MessageIDs returns a stable id for each message, index for index.
 // langchaingo messages carry no ids, so an id is derived from the message's
@@ -14,11 +10,9 @@ import (
 // msgs is not modified.
 func MessageIDs(msgs []llms.MessageContent) []string {
 	ids := make([]string, len(msgs))
-	seen := make(map[string]int, len(msgs))
+	n := MessageNamer{seen: make(map[string]int, len(msgs))}
 	for i, m := range msgs {
-		id := msg.Hash(m)
-		seen[id]++
-		ids[i] = msg.ID(id, seen[id])
+		ids[i] = n.Add(m)
 	}
 	return ids
 }

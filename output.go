@@ -109,6 +109,6 @@ func (w *work) result(st *sessionState, tokens, inputTokens, bud int, repairs []
 
 func (w *work) resultFrom(out output, st *sessionState, tokens, inputTokens, bud int, repairs []string) *Result {
 	states := w.states()
-	return &Result{Messages: out.msgs, Origin: out.origin, States: states, Refs: w.refs(states), Tokens: tokens,
-		InputTokens: inputTokens, Budget: bud, Repairs: repairs, Summary: st.latest()}
+	return &Result{Messages: out.msgs, Origin: out.origin, States: states, Refs: w.refs(states), Tokens: w.reserveTokens(tokens),
+		InputTokens: w.reserveTokens(inputTokens), Budget: bud, Repairs: repairs, Summary: st.latest()}
 }

@@ -38,6 +38,9 @@ type Result struct {
 	Repairs []string
 	// Summary is a copy of the active summary, or nil.
 	Summary *SummaryRecord
+	// PendingState says what the output did with the call's pending
+	// message ([WithPending]); StateKept when there is none.
+	PendingState MessageState
 }
 
 // MessageState says what an output did with one input message. The zero

@@ -333,13 +333,7 @@ func (st *sessionState) updateStats(total, original, active int) {
 	s.MessagesTotal = total
 	s.MessagesMasked = len(st.Masked)
 	s.Summaries = len(st.Chain)
-	s.TokensOriginal = original
-	s.TokensActive = active
-	s.TokensSaved = max(0, original-active)
-	s.CompressionRatio = 0
-	if original > 0 {
-		s.CompressionRatio = float64(active) / float64(original)
-	}
+	*s = s.WithTokens(original, active) // statstokens.go
 }
 
 // MaxCalibration bounds the calibration factor of [Session.Calibrate].

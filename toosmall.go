@@ -45,7 +45,8 @@ func (w *work) tooSmall(bud int) error {
 	add(w.sumTok, "summary")
 	add(tool, "%d tool calls and their results kept whole, a tool round is never split (%d messages)", calls, nTool)
 	add(other, "other recent messages (%d)", nOther)
-	add(w.base, "reply priming")
+	add(w.reserve, "reserved (WithReserve)")
+	add(w.base-w.reserve, "reply priming")
 	return fmt.Errorf("%w: %d tokens needed, budget %d (%s)", ErrBudgetTooSmall, w.total(), bud, strings.Join(parts, " + "))
 }
 

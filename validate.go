@@ -62,7 +62,7 @@ func CheckToolPairs(msgs []llms.MessageContent) error {
 // leading system messages first and verbatim (I3), the latest user message
 // present (I4).
 func (c *Compactor) validate(w *work, out []llms.MessageContent, tokens, bud int) error {
-	if got := c.counter.CountMessages(out); got != tokens || tokens > bud {
+	if got := w.withReserve(c.counter.CountMessages(out), len(out)); got != tokens || tokens > bud {
 		return fmt.Errorf("%w: I1: %d tokens (tracked %d), budget %d", ErrInvariant, got, tokens, bud)
 	}
 	if err := CheckToolPairs(out); err != nil {

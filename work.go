@@ -3,7 +3,6 @@ package compact
 import (
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/extractors"
-	"github.com/agentcompact/compact/internal/msg"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -36,6 +35,7 @@ type work struct {
 	reset   float64 // the call's reset ratio (WithConversationPolicy); 0: the compactor's
 	// noRecallHint: the summary message has no RecallHint (WithRecallHint).
 	noRecallHint bool
+	reserve      int // the call's reserve (WithReserve, reserve.go), counted in base
 }
 
 func (c *Compactor) newWork(msgs []llms.MessageContent, src []int, nIn int, ids []string, inTok []int) *work {
@@ -72,8 +72,8 @@ func (w *work) buildUnits() {
 	n := len(w.msgs)
 	for i := 0; i < n; {
 		j := i + 1
-		if i >= w.lead && w.msgs[i].Role == llms.ChatMessageTypeAI && msg.HasToolCall(w.msgs[i]) {
-			for j < n && w.msgs[j].Role == llms.ChatMessageTypeTool {
+		if i >= w.lead && OpensToolRound(w.msgs[i]) { // units.go
+			for j < n && IsToolResult(w.msgs[j]) {
 				j++
 			}
 		}

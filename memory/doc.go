@@ -76,8 +76,8 @@
 // fits the window less the reserved output (with human and AI prefixes of
 // at most two tokens each, like the default ones; a test runs the chain
 // with inputs of many sizes). When the messages the engine pins (the task,
-// the latest turn, a summary) might not fit beside the input, it is given
-// as a system message instead, which the engine never cuts. A load writes
+// the latest turn, a summary) might not fit beside the input, its tokens
+// are reserved instead (compact.WithReserve), which the engine never cuts. A load writes
 // nothing to the history and changes nothing but what a compaction
 // changes: loading twice with the same input returns the same context.
 //

@@ -11,7 +11,6 @@ import (
 	"github.com/agentcompact/compact/internal/idtext"
 
 	compact "github.com/agentcompact/compact"
-	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -154,7 +153,7 @@ func (m *Memory) step(ctx context.Context, t *turn, gate compact.SummarizeGate) 
 		}
 	}
 	call := m.engineCallLocked(t.pend, true)
-	opts := []compact.CallOption{compact.WithMessageIDs(call.ids), compact.WithOmitted(call.omitted)}
+	opts := call.options()
 	opts = append(opts, m.policyOptions(&call)...) // policy.go
 	sess, gen, n := m.sess, m.gen, len(m.entries)
 	m.mu.Unlock()
@@ -176,7 +175,7 @@ func (m *Memory) step(ctx context.Context, t *turn, gate compact.SummarizeGate) 
 		return conversation.Change{}, err
 	}
 	t.inputErr = call.pendingError(raw)
-	t.res = call.strip(raw, m.c.Counter())
+	t.res = raw
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.gen != gen {
@@ -284,13 +283,11 @@ func (m *Memory) moveWindowLocked(n int, states []compact.MessageState) {
 	m.rebuildWindowLocked(x, kept)
 }
 
-// isCallLocked and isToolLocked classify entry i for the unit rules.
-func (m *Memory) isCallLocked(i int) bool {
-	e := m.entries[i]
-	return e.mc.Role == llms.ChatMessageTypeAI && msg.HasToolCall(e.mc)
-}
+// isCallLocked and isToolLocked classify entry i for the engine's unit
+// rules (compact.OpensToolRound, compact.IsToolResult).
+func (m *Memory) isCallLocked(i int) bool { return compact.OpensToolRound(m.entries[i].mc) }
 
-func (m *Memory) isToolLocked(i int) bool { return m.entries[i].mc.Role == llms.ChatMessageTypeTool }
+func (m *Memory) isToolLocked(i int) bool { return compact.IsToolResult(m.entries[i].mc) }
 
 // prunedKeptLocked returns the kept list without its units that are now
 // wholly summarized, and how many messages it left out.

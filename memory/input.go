@@ -4,11 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/budget"
-	"github.com/agentcompact/compact/internal/msg"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -30,45 +28,24 @@ Current conversation:
 Human: 
 AI:`
 
-// reserveID is the engine id of the prompt reserve message; history ids
-// are hex content hashes, so it never names a history message.
-const reserveID = "prompt-reserve"
-
-// setupReserve builds the prompt reserve message: a system message the
-// engine keeps first and counts in every call (it is taken out of the
-// results), whose text has the reserved tokens. It also counts what a
-// summary message adds to its text (the per-message overhead and
-// compact.SummaryPreamble), for pinnedFitLocked.
+// setupReserve counts the prompt reserve (WithPromptReserve): the tokens
+// every engine call reserves (compact.WithReserve), those of the template
+// as a system message. It also counts what a message adds to its text
+// (the per-message overhead) and what a summary message adds
+// (compact.SummaryPreamble), for pinnedFitLocked.
 func (m *Memory) setupReserve() {
 	if m.c == nil {
 		return
 	}
 	counter := m.c.Counter()
 	m.summaryTok = counter.CountMessage(llms.TextParts(llms.ChatMessageTypeHuman, compact.SummaryPreamble))
-	if m.o.promptReserve == 0 {
-		return
+	m.msgTok = counter.CountMessage(llms.TextParts(llms.ChatMessageTypeSystem, "")) - counter.Count("")
+	switch {
+	case m.o.promptReserve < 0:
+		m.reserveTok = counter.CountMessage(llms.TextParts(llms.ChatMessageTypeSystem, DefaultPromptTemplate))
+	case m.o.promptReserve > 0:
+		m.reserveTok = min(m.o.promptReserve, m.c.Budget()) + m.msgTok
 	}
-	text := DefaultPromptTemplate
-	if m.o.promptReserve > 0 {
-		text = fillerText(counter, min(m.o.promptReserve, m.c.Budget()))
-	}
-	m.reserve = llms.MessageContent{Role: llms.ChatMessageTypeSystem, Parts: []llms.ContentPart{llms.TextContent{Text: text}}}
-	m.reserveTok = counter.CountMessage(m.reserve)
-	m.hasReserve = true
-}
-
-// fillerText returns a text of at least tokens tokens (as counter counts
-// them): repeated " x", as few as the counter allows.
-func fillerText(counter *budget.TokenCounter, tokens int) string {
-	text := ""
-	for range 64 {
-		have := counter.Count(text)
-		if have >= tokens {
-			break
-		}
-		text += strings.Repeat(" x", tokens-have)
-	}
-	return text
 }
 
 // pickInput returns the input LoadMemoryVariables budgets for, picked as
@@ -97,51 +74,61 @@ func pickInput(inputs map[string]any, key string) (in string, ok bool) {
 // pendingInput is the input of a LoadMemoryVariables call, in the engine's
 // form, as SaveContext will write it (a human message).
 type pendingInput struct {
-	mc   llms.MessageContent
-	base string // its content hash
-	tok  int
-	ret  *retrievalPlan // the load's retrieval (retrieve.go), or nil
+	mc  llms.MessageContent
+	tok int
+	ret *retrievalPlan // the load's retrieval (retrieve.go), or nil
 }
 
 // newPending returns the pending input for in, counted (once: the engine
 // and the counter's cache find the same message later). Requires m.c.
 func (m *Memory) newPending(in string) *pendingInput {
 	mc := toContent(llms.HumanChatMessage{Content: in}, nil)
-	return &pendingInput{mc: mc, base: msg.Hash(mc), tok: m.c.Counter().CountMessage(mc)}
+	return &pendingInput{mc: mc, tok: m.c.Counter().CountMessage(mc)}
 }
 
-// engineCall is the input of one engine call over entries[:n]: the prompt
-// reserve (first, when on), the window's messages the call is given (all,
-// or with WithWindowTurns those at or after the turn start from, besides
-// the leading system messages), and the pending input, if any.
+// engineCall is the input of one engine call over entries[:n]: the window's
+// messages the call is given (all, or with WithWindowTurns those at or
+// after the turn start from, besides the leading system messages), the
+// pending input, if any, and the tokens reserved beside them
+// (compact.WithReserve): the prompt reserve, the room of the load's
+// retrieval and, given as a reserve, the pending input.
 //
-// The pending input is given as the latest human message (last), named
+// The pending input is given as the latest human message (last,
+// compact.WithPending: the result leaves it out), named
 // with the id it will have in the history once SaveContext writes it: the
 // engine pins it and compacts the history around it, and when SaveContext
 // has written it the engine finds it under the same id (counted once, and
 // the session's state stays valid). Only when the messages the engine pins
 // might not fit beside it (the task, the latest turn, a summary), where the
-// engine's last resort could cut it, is it given as a system message after
-// the reserve instead: the engine keeps system messages verbatim and cuts
-// the others.
+// engine's last resort could cut it, are its tokens reserved instead: the
+// engine never cuts a reserve.
 type engineCall struct {
 	msgs    []llms.MessageContent
 	ids     []string
 	n       int
 	from    int // turn start, 0 when every window message is given
-	pre     int // leading messages the Memory added: reserve, input as system
-	hist    int // window messages in msgs: msgs[pre : pre+hist]
+	hist    int // window messages in msgs: msgs[:hist]
 	omitted int
 	pend    *pendingInput
-	last    bool // msgs ends with the pending input as a human message
-	preTok  int  // tokens of msgs[:pre]
+	last    bool   // the pending input is given as the latest human message (compact.WithPending)
+	pendID  string // its id then: the one it will have in the history
+	reserve int    // tokens reserved beside msgs (compact.WithReserve)
+}
+
+// options returns the engine's call options of c: its ids, omitted
+// messages, reserve and pending input.
+func (c *engineCall) options() []compact.CallOption {
+	opts := []compact.CallOption{compact.WithMessageIDs(c.ids), compact.WithOmitted(c.omitted), compact.WithReserve(c.reserve)}
+	if c.last {
+		opts = append(opts, compact.WithPending(c.pend.mc, c.pendID))
+	}
+	return opts
 }
 
 // engineCallLocked builds the engine call over the whole history as read.
-// Without a reserve, a pending input or a turn window it is the window
-// itself, not copied; else, with scratch (the caller holds m.engineMu and
-// the call is over before the next one), it reuses the Memory's scratch
-// slices. Requires m.mu.
+// Without a turn window it is the window itself, not copied; else, with scratch (the caller holds m.engineMu and the call is
+// over before the next one), it reuses the Memory's scratch slices.
+// Requires m.mu.
 func (m *Memory) engineCallLocked(pend *pendingInput, scratch bool) engineCall {
 	n := len(m.entries)
 	c := engineCall{n: n, from: m.turnStartLocked(n), pend: pend}
@@ -153,12 +140,21 @@ func (m *Memory) engineCallLocked(pend *pendingInput, scratch bool) engineCall {
 		c.hist += max(0, s[1]-s[0])
 	}
 	c.omitted = n - c.hist
-	reserve, reserveTok, hasReserve := m.reserveFor(pend) // retrieve.go
-	if !hasReserve && pend == nil && c.hist == len(m.win) {
+	c.reserve = m.reserveFor(pend) // retrieve.go
+	if pend != nil {
+		c.last = m.pinnedFitLocked(&c, pend)
+		if !c.last {
+			c.reserve += pend.tok
+		}
+	}
+	if c.last {
+		c.pendID = m.names.Next(pend.mc)
+	}
+	if c.hist == len(m.win) {
 		c.msgs, c.ids = m.win[:len(m.win):len(m.win)], m.winIDs[:len(m.win):len(m.win)]
 		return c
 	}
-	if size := c.hist + 2; scratch && cap(m.scratch) >= size {
+	if size := c.hist; scratch && cap(m.scratch) >= size {
 		c.msgs, c.ids = m.scratch[:0], m.scratchIDs[:0]
 	} else {
 		c.msgs = make([]llms.MessageContent, 0, size+size/4)
@@ -167,26 +163,11 @@ func (m *Memory) engineCallLocked(pend *pendingInput, scratch bool) engineCall {
 			m.scratch, m.scratchIDs = c.msgs, c.ids
 		}
 	}
-	if hasReserve {
-		c.msgs, c.ids = append(c.msgs, reserve), append(c.ids, reserveID)
-		c.pre, c.preTok = 1, reserveTok
-	}
-	c.last = pend != nil && m.pinnedFitLocked(&c, pend)
-	if pend != nil && !c.last {
-		sys := llms.MessageContent{Role: llms.ChatMessageTypeSystem, Parts: pend.mc.Parts}
-		c.msgs, c.ids = append(c.msgs, sys), append(c.ids, "pending-input."+pend.base)
-		c.pre++
-		c.preTok += m.c.Counter().CountMessage(sys)
-	}
 	for _, s := range segs {
 		if s[1] > s[0] {
 			c.msgs = append(c.msgs, m.win[s[0]:s[1]]...)
 			c.ids = append(c.ids, m.winIDs[s[0]:s[1]]...)
 		}
-	}
-	if c.last {
-		c.msgs = append(c.msgs, pend.mc)
-		c.ids = append(c.ids, msg.ID(pend.base, m.fullCount[pend.base]+1))
 	}
 	return c
 }
@@ -208,7 +189,7 @@ func (m *Memory) pinnedFitLocked(c *engineCall, p *pendingInput) bool {
 		}
 		return e.tok
 	}
-	need := budget.ReplyPriming + c.preTok + p.tok + m.c.SummaryCap() + m.summaryTok
+	need := budget.ReplyPriming + c.reserve + p.tok + m.c.SummaryCap() + m.summaryTok
 	for i := 0; i < m.lead; i++ {
 		need += tok(i)
 	}
@@ -274,62 +255,9 @@ func (m *Memory) checkInputLocked(p *pendingInput) error {
 // the pending input given as the latest human message (which the Memory
 // avoids by giving it as a system message when it might have to).
 func (c *engineCall) pendingError(raw *compact.Result) error {
-	if !c.last || len(raw.States) != len(c.msgs) || raw.States[len(c.msgs)-1] == compact.StateKept {
+	if !c.last || raw.PendingState == compact.StateKept {
 		return nil
 	}
 	return fmt.Errorf("memory: input of %d tokens does not fit the budget of %d tokens beside the messages the engine keeps: %w",
 		c.pend.tok, raw.Budget, ErrInputTooLarge)
-}
-
-// strip takes the messages the Memory added (the reserve, the pending
-// input) out of the engine's result, in place (the result is the caller's):
-// Messages, Origin (indexes of the window part), States and Refs are then
-// those of the window's messages only, Tokens without theirs (0 for an empty
-// window). Call pendingError first.
-func (c *engineCall) strip(res *compact.Result, counter *budget.TokenCounter) *compact.Result {
-	if c.pre == 0 && !c.last {
-		return res
-	}
-	last := -1
-	if c.last {
-		last = c.pre + c.hist
-	}
-	res.Tokens -= c.preTok
-	j := 0
-	for k, om := range res.Messages {
-		o := -1
-		if k < len(res.Origin) {
-			o = res.Origin[k]
-		}
-		switch {
-		case o >= 0 && o < c.pre:
-			continue
-		case o >= 0 && o == last:
-			if res.States[last] == compact.StateKept {
-				res.Tokens -= c.pend.tok
-			} else {
-				res.Tokens -= counter.CountMessage(om)
-			}
-			continue
-		case o >= 0:
-			o -= c.pre
-		}
-		res.Messages[j] = om
-		if j < len(res.Origin) {
-			res.Origin[j] = o
-		}
-		j++
-	}
-	res.Messages = res.Messages[:j:j]
-	res.Origin = res.Origin[:min(j, len(res.Origin)):min(j, len(res.Origin))]
-	if len(res.States) >= c.pre+c.hist {
-		res.States = res.States[c.pre : c.pre+c.hist : c.pre+c.hist]
-	}
-	if len(res.Refs) >= c.pre+c.hist {
-		res.Refs = res.Refs[c.pre : c.pre+c.hist : c.pre+c.hist]
-	}
-	if c.hist == 0 {
-		res.Tokens = 0
-	}
-	return res
 }

@@ -52,11 +52,10 @@ type Memory struct {
 	ownHistory bool
 	pool       *Pool
 	own        bool // the pool is private: Close closes it
-	// The prompt reserve message (WithPromptReserve) and the tokens a
-	// summary message adds to its text, set once by New.
-	reserve    llms.MessageContent
+	// The tokens of the prompt reserve (WithPromptReserve), those a
+	// message and a summary message add to their text, set once by New.
 	reserveTok int
-	hasReserve bool
+	msgTok     int
 	summaryTok int
 	// Scratch slices of the engine calls made under engineMu.
 	scratch    []llms.MessageContent
@@ -67,7 +66,7 @@ type Memory struct {
 
 	mu         sync.Mutex
 	entries    []entry
-	fullCount  map[string]int // base id -> occurrences in the history
+	names      compact.MessageNamer // names the history's messages (their ids)
 	win        []llms.MessageContent
 	winIDs     []string // the ids of win's messages in the whole history
 	lead       int      // leading system messages of the history
@@ -110,7 +109,7 @@ func New(c *compact.Compactor, opts ...Option) *Memory {
 			opt(&o)
 		}
 	}
-	m := &Memory{c: c, o: o, store: o.store, log: o.logger, fullCount: map[string]int{}}
+	m := &Memory{c: c, o: o, store: o.store, log: o.logger}
 	m.reader.m = m
 	if err := conversation.CheckID(o.sessionID); err != nil {
 		m.idErr = fmt.Errorf("memory: %w", err)
@@ -173,7 +172,7 @@ func (m *Memory) MemoryVariables(context.Context) []string { return []string{m.o
 // history plus that input as the latest human message, with the id it will
 // have once SaveContext writes it, so it compacts the history around it
 // when the trigger says so (when the messages it pins might not fit beside
-// the input, the input is given as a system message, which it never cuts);
+// the input, its tokens are reserved instead, which the engine never cuts);
 // the context returned plus the input then fit the engine's budget less the
 // prompt reserve ([WithPromptReserve]), and a chains.NewConversation prompt
 // fits the window less the reserved output (with human and AI prefixes of
@@ -416,7 +415,7 @@ func (m *Memory) Clear(ctx context.Context) error {
 	m.mu.Lock()
 	m.entries, m.win, m.winIDs, m.kept = nil, nil, nil, nil
 	m.lead, m.start = 0, 0
-	m.fullCount = map[string]int{}
+	m.names = compact.MessageNamer{}
 	m.epochKnown = false
 	m.resetLocked()
 	m.mu.Unlock()
@@ -513,7 +512,7 @@ func (m *Memory) Verify(ctx context.Context) error {
 // are skipped. compact.MessageIDs(Contents(history)) yields the ids that
 // [store.Record].OriginalMessageIDs and Summaries use. msgs is not modified.
 func Contents(msgs []llms.ChatMessage) []llms.MessageContent {
-	m := &Memory{fullCount: map[string]int{}}
+	m := &Memory{}
 	out := make([]llms.MessageContent, 0, len(msgs))
 	for _, cm := range withoutNil(msgs) {
 		mc := toContent(cm, m.toolNameLocked)
@@ -564,14 +563,7 @@ func (m *Memory) Stats(ctx context.Context) (compact.Stats, error) {
 			active += m.entries[i].tok
 		}
 	}
-	st.TokensOriginal = original
-	st.TokensActive = active
-	st.TokensSaved = max(0, original-active)
-	st.CompressionRatio = 0
-	if original > 0 {
-		st.CompressionRatio = float64(active) / float64(original)
-	}
-	return st, nil
+	return st.WithTokens(original, active), nil
 }
 
 // syncForRead loads the stored state at first use (or when a newer version

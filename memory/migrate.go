@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	compact "github.com/agentcompact/compact"
-	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/store"
 )
 
@@ -44,11 +43,10 @@ func engineFormVersion(js []byte) int {
 // st.HistoryLen messages (checkStateLocked has checked).
 func (m *Memory) migrateV1Locked(sess *compact.Session, st store.State) {
 	rename := make(map[string]string)
-	count := make(map[string]int)
+	var window compact.MessageNamer // ids within the window, as version 1 named them
 	add := func(i int) {
 		e := m.entries[i]
-		count[e.base]++
-		rename[msg.ID(e.base, count[e.base])] = e.id
+		rename[window.Add(e.mc)] = e.id
 	}
 	for i := 0; i < m.lead && i < st.HistoryLen; i++ {
 		add(i)

@@ -76,7 +76,6 @@ type RetrievalStats struct {
 type retrieval struct {
 	reserve    int // the most tokens a load reserves for retrieved messages; 0 = off
 	mu         sync.Mutex
-	msgs       map[int]reserveMsg // engine reserve messages by retrieval room
 	stats      RetrievalStats
 	searchable store.Searcher
 	terms      termStats // the history's word counts (relevance.go); under Memory.mu
@@ -122,8 +121,8 @@ const (
 	skipError    = "error"
 )
 
-// retrievalQuantum rounds the tokens a load reserves, so that the engine is
-// given few distinct reserves (each a cached message).
+// retrievalQuantum rounds the tokens a load reserves, so that loads of
+// close inputs reserve the same room.
 const retrievalQuantum = 32
 
 // planRetrieval, run by each engine attempt of a load once the history is
@@ -226,36 +225,15 @@ func (m *Memory) cutAtLocked(room int) int {
 	return 0
 }
 
-// reserveFor returns the reserve message of an engine call for pend (nil:
-// no input): the prompt reserve, plus the room of its retrieval if any.
-func (m *Memory) reserveFor(pend *pendingInput) (llms.MessageContent, int, bool) {
-	if pend == nil || pend.ret == nil {
-		return m.reserve, m.reserveTok, m.hasReserve
+// reserveFor returns the tokens an engine call for pend (nil: no input)
+// reserves beside its messages: the prompt reserve, plus the room of its
+// retrieval if any (as one system message, capped at the budget).
+func (m *Memory) reserveFor(pend *pendingInput) int {
+	if pend == nil || pend.ret == nil || pend.ret.reserve == 0 {
+		return m.reserveTok
 	}
-	m.rt.mu.Lock()
-	defer m.rt.mu.Unlock()
-	if r, ok := m.rt.msgs[pend.ret.reserve]; ok {
-		return r.mc, r.tok, true
-	}
-	counter := m.c.Counter()
-	base := 0
-	if m.hasReserve {
-		base = counter.Count(textOf(m.reserve))
-	}
-	text := fillerText(counter, min(base+pend.ret.reserve, m.c.Budget()))
-	mc := llms.MessageContent{Role: llms.ChatMessageTypeSystem, Parts: []llms.ContentPart{llms.TextContent{Text: text}}}
-	r := reserveMsg{mc: mc, tok: counter.CountMessage(mc)}
-	if m.rt.msgs == nil {
-		m.rt.msgs = map[int]reserveMsg{}
-	}
-	m.rt.msgs[pend.ret.reserve] = r
-	return r.mc, r.tok, true
-}
-
-// reserveMsg is a cached reserve message with its tokens.
-type reserveMsg struct {
-	mc  llms.MessageContent
-	tok int
+	base := max(0, m.reserveTok-m.msgTok)
+	return min(base+pend.ret.reserve, m.c.Budget()) + m.msgTok
 }
 
 // count records one load's outcome.

@@ -26,8 +26,8 @@ type cachedView struct {
 }
 
 // buildViewLocked maps an engine result for entries[:n] (the window from
-// the turn start from, the reserve and the pending input taken out, see
-// engineCall.strip) back to chat messages. Messages the engine passed
+// the turn start from; the engine leaves the pending input out, see
+// compact.WithPending) back to chat messages. Messages the engine passed
 // through unchanged are the history's own values (so a GenericChatMessage
 // keeps its role and name); masked or cut messages, messages a repair
 // changed and the summary are converted from the engine's form. While the
@@ -109,9 +109,8 @@ func (m *Memory) stateViewLocked(ctx context.Context) cachedView {
 	v := cachedView{valid: true, n: n, summary: -1, tokens: -1, engineLen: -1, gen: m.gen}
 	if m.c != nil {
 		c := m.engineCallLocked(nil, false)
-		raw, err := m.c.View(ctx, m.sess, c.msgs, compact.WithMessageIDs(c.ids), compact.WithOmitted(c.omitted), m.recallHintOption())
+		res, err := m.c.View(ctx, m.sess, c.msgs, append(c.options(), m.recallHintOption())...)
 		if err == nil {
-			res := c.strip(raw, m.c.Counter())
 			pos := m.windowPositionsLocked(n, c.from)
 			v.msgs, v.summary = m.mapResultLocked(res, pos)
 			m.noteRefsLocked(res, pos)

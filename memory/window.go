@@ -5,18 +5,16 @@ import (
 	"fmt"
 
 	compact "github.com/agentcompact/compact"
-	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
 )
 
 // entry is one original message of the history as the Memory knows it.
 type entry struct {
-	msg  llms.ChatMessage    // as the history returned it
-	mc   llms.MessageContent // the engine's form
-	base string              // compact.MessageIDs of mc alone
-	id   string              // its id in the whole history: compact.MessageIDs(history)
-	tok  int                 // tokens, -1 until counted
+	msg llms.ChatMessage    // as the history returned it
+	mc  llms.MessageContent // the engine's form
+	id  string              // its id in the whole history: compact.MessageIDs(history)
+	tok int                 // tokens, -1 until counted
 }
 
 // The window is what the engine is given: the leading system messages of
@@ -61,9 +59,7 @@ func (m *Memory) windowLen(n int) int { return m.lead + len(m.kept) + n - m.star
 func (m *Memory) appendLocked(msgs []llms.ChatMessage) {
 	for _, cm := range msgs {
 		mc := toContent(cm, m.toolNameLocked)
-		e := entry{msg: cm, mc: mc, base: msg.Hash(mc), tok: -1}
-		m.fullCount[e.base]++
-		e.id = msg.ID(e.base, m.fullCount[e.base])
+		e := entry{msg: cm, mc: mc, id: m.names.Add(mc), tok: -1}
 		if m.lead == len(m.entries) && cm.GetType() == llms.ChatMessageTypeSystem {
 			if m.start == m.lead {
 				m.start++
@@ -94,7 +90,7 @@ func (m *Memory) toolNameLocked(id string) string {
 // truncateLocked forgets the entries from position d on (d >= m.start).
 func (m *Memory) truncateLocked(d int) {
 	for i := len(m.entries) - 1; i >= d; i-- {
-		m.fullCount[m.entries[i].base]--
+		m.names.Remove(m.entries[i].mc)
 	}
 	m.entries = m.entries[:d:d]
 	n := m.windowLen(d)
@@ -146,7 +142,7 @@ func (m *Memory) replaceAllLocked(msgs []llms.ChatMessage) {
 			"session", m.o.sessionID, "position", d)
 		m.entries, m.win, m.winIDs, m.kept = nil, nil, nil, nil
 		m.lead, m.start = 0, 0
-		m.fullCount = map[string]int{}
+		m.names = compact.MessageNamer{}
 		m.resetLocked()
 		m.appendLocked(msgs)
 		return

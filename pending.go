@@ -1,0 +1,79 @@
+package compact
+
+import (
+	"fmt"
+
+	"github.com/agentcompact/compact/budget"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// WithPending gives the engine the caller's next message, not yet in the
+// conversation (the input a memory is loaded for): the call compacts as if
+// it were appended to the input, named id (required with
+// [WithMessageIDs]; "" derives it from the input and its content, as
+// [MessageIDs] would once it is appended), so that a user message is
+// pinned as the latest one and the history compacted around it; and the
+// [Result] describes the input without it: Messages and Origin leave it
+// out, States and Refs are the input's, Tokens excludes its tokens (0 for
+// an empty input), and PendingState says what the output did with it (the
+// engine's last resort may cut it). Give the message with the same id once
+// it is in the input: the session's state then still names it. mc is not
+// modified or retained. An id without WithMessageIDs is an error but for
+// an empty input. Default: none.
+func WithPending(mc llms.MessageContent, id string) CallOption {
+	return func(o *callOptions) { o.pending, o.pendingID, o.hasPending = mc, id, true }
+}
+
+// withPending returns the call's input with its pending message appended
+// (a new slice; in is not modified), and sets the ids to match. It is in
+// itself when there is none.
+func (o *callOptions) withPending(in []llms.MessageContent) ([]llms.MessageContent, error) {
+	if !o.hasPending {
+		return in, nil
+	}
+	switch {
+	case o.ids != nil || (len(in) == 0 && o.pendingID != ""):
+		if !validID(o.pendingID) {
+			return nil, fmt.Errorf("%w: WithPending: id %.40q is not 1-256 bytes of [A-Za-z0-9_.~-]", ErrInvalidInput, o.pendingID)
+		}
+		o.ids = append(o.ids[:len(o.ids):len(o.ids)], o.pendingID)
+	case o.pendingID != "":
+		return nil, fmt.Errorf("%w: WithPending: an id needs WithMessageIDs", ErrInvalidInput)
+	}
+	return append(in[:len(in):len(in)], o.pending), nil
+}
+
+// dropPending takes the pending message out of res, a result over the
+// caller's n input messages plus the pending one (see WithPending).
+func (o *callOptions) dropPending(res *Result, n int, counter *budget.TokenCounter) {
+	if !o.hasPending || res == nil {
+		return
+	}
+	if n < len(res.States) {
+		res.PendingState = res.States[n]
+	}
+	j := 0
+	for k, om := range res.Messages {
+		orig := -1
+		if k < len(res.Origin) {
+			orig = res.Origin[k]
+		}
+		if orig == n {
+			res.Tokens -= counter.CountMessage(om)
+			continue
+		}
+		res.Messages[j] = om
+		if j < len(res.Origin) {
+			res.Origin[j] = orig
+		}
+		j++
+	}
+	res.Messages = res.Messages[:j:j]
+	res.Origin = res.Origin[:min(j, len(res.Origin)):min(j, len(res.Origin))]
+	res.States = res.States[:min(n, len(res.States)):min(n, len(res.States))]
+	res.Refs = res.Refs[:min(n, len(res.Refs)):min(n, len(res.Refs))]
+	res.InputTokens -= counter.CountMessage(o.pending)
+	if n == 0 {
+		res.Tokens, res.InputTokens = 0, 0
+	}
+}
