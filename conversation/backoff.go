@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math/rand/v2"
 	"time"
+
+	"github.com/agentcompact/compact/internal/ctxsleep"
 )
 
 // Backoff is the retry policy of a [Replica]: how often a turn is tried
@@ -77,22 +79,6 @@ func (b Backoff) Delay(k int) time.Duration {
 	return time.Duration(f * float64(bound))
 }
 
-// sleep waits d or until ctx is done, whichever comes first; it returns
-// ctx's error in the latter case.
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
-
 // retry calls f until it succeeds, ctx is done, or b's attempts are spent;
 // an error of f wrapping a context error is returned at once (the caller's
 // deadline, not the store, ended it). It returns f's last error.
@@ -100,7 +86,7 @@ func retry(ctx context.Context, b Backoff, f func() error) error {
 	b = b.orDefaults()
 	var err error
 	for k := range b.Attempts {
-		if werr := sleep(ctx, b.Delay(k)); werr != nil {
+		if werr := ctxsleep.Sleep(ctx, b.Delay(k)); werr != nil {
 			if err == nil {
 				err = werr
 			}

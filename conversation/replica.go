@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/internal/ctxsleep"
 	"github.com/agentcompact/compact/internal/idtext"
 	"github.com/agentcompact/compact/store"
 )
@@ -163,7 +164,7 @@ func (r *Replica) Turn(ctx context.Context, id string, l Local) error {
 	defer r.locks.unlock(id, k)
 	var last error
 	for k := range r.backoff.Attempts {
-		if err := sleep(ctx, r.backoff.Delay(k)); err != nil {
+		if err := ctxsleep.Sleep(ctx, r.backoff.Delay(k)); err != nil {
 			return fmt.Errorf("conversation %s: %w (after %w)", idtext.Quote(id), err, errOr(last))
 		}
 		again, err := r.attempt(ctx, id, l)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/extractors"
+	"github.com/agentcompact/compact/internal/ctxsleep"
 	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/internal/usage"
 	"github.com/agentcompact/compact/prompts"
@@ -113,7 +114,7 @@ func New(models []llms.Model, opts ...Option) *Summarizer {
 		s.names = append(s.names, name)
 	}
 	if s.cfg.sleep == nil {
-		s.cfg.sleep = sleepContext
+		s.cfg.sleep = ctxsleep.Sleep
 	}
 	if s.cfg.now == nil {
 		s.cfg.now = time.Now

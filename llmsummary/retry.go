@@ -404,18 +404,3 @@ func (t retryAfterTransport) RoundTrip(req *http.Request) (*http.Response, error
 	}
 	return resp, nil
 }
-
-// sleepContext waits d or until ctx is done, whichever comes first.
-func sleepContext(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}

@@ -204,11 +204,3 @@ func TestRetryAfterTransport(t *testing.T) {
 	}
 	assert.Equal(t, http.StatusTooManyRequests, get(context.Background(), "/429"), "requests without a recorder pass through")
 }
-
-func TestSleepContext(t *testing.T) {
-	assert.NoError(t, sleepContext(context.Background(), 0))
-	assert.NoError(t, sleepContext(context.Background(), time.Nanosecond))
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	assert.ErrorIs(t, sleepContext(ctx, time.Hour), context.Canceled)
-}

@@ -14,12 +14,14 @@ const modulePath = "github.com/agentcompact/compact"
 
 // storeLeaves are the packages of this module the store contract and its
 // drivers may depend on, besides their own (store and below): the summary
-// record they persist, the grammar of a ref and the bounded quoting of an
-// id in an error text (leaves that import nothing of this module).
+// record they persist, the grammar of a ref, the bounded quoting of an id
+// in an error text and the context-honouring wait of a retry (leaves that
+// import nothing of this module).
 var storeLeaves = map[string]bool{
-	modulePath + "/summary/record":  true,
-	modulePath + "/internal/refid":  true,
-	modulePath + "/internal/idtext": true,
+	modulePath + "/summary/record":    true,
+	modulePath + "/internal/refid":    true,
+	modulePath + "/internal/idtext":   true,
+	modulePath + "/internal/ctxsleep": true,
 }
 
 // deniedThirdParty are packages outside the module that only the engine's

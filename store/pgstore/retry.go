@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentcompact/compact/internal/ctxsleep"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
@@ -23,14 +24,7 @@ const attempts = 10
 func pause(ctx context.Context, attempt int) bool {
 	d := 5 * time.Millisecond << min(attempt-1, 6)
 	d += rand.N(d/2 + 1)
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
+	return ctxsleep.Sleep(ctx, d) == nil
 }
 
 // notRun reports whether err shows that the statement did not run, so that
