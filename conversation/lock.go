@@ -80,10 +80,3 @@ func (l *Locks) done(id string, k *keyLock) {
 		}
 	}
 }
-
-// held returns how many conversations have a holder or waiter.
-func (l *Locks) held() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.m)
-}

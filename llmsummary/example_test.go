@@ -63,12 +63,12 @@ func ExampleNew_engine() {
 		llmsummary.WithWindow(16_000), // the smaller model's context window
 	)
 	c, err := compact.New(compact.WithContextWindow(32_000), compact.WithCustomSummarizer(s),
-		compact.WithObserver(func(e compact.Event) {
+		compact.WithEventHandler(compact.EventHandlerFunc(func(_ context.Context, e compact.Event) {
 			for _, call := range e.Calls { // one report per summarizer model call
 				slog.Info("summarizer call", "model", call.Model, "attempt", call.Attempt,
 					"in", call.InputTokens, "out", call.OutputTokens, "duration", call.Duration, "error", call.ErrText)
 			}
-		}))
+		})))
 	fmt.Println(c != nil, err)
 	// Output:
 	// true <nil>

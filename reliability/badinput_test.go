@@ -337,6 +337,7 @@ func badInputCatalogue() []badCase {
 			for name, opt := range map[string]compact.Option{
 				"WithContextWindow": compact.WithContextWindow(-1), "WithReservedOutput": compact.WithReservedOutput(-5),
 				"WithMinMessages": compact.WithMinMessages(-1), "WithPreserveRecent": compact.WithPreserveRecent(-1),
+				//lint:ignore SA1019 the deprecated option still validates its value
 				"WithCooldown": compact.WithCooldown(-1), "WithMaxChainDepth": compact.WithMaxChainDepth(0),
 				"WithMaxSummaryTokens": compact.WithMaxSummaryTokens(-1), "WithSummaryInputCap": compact.WithSummaryInputCap(-8),
 			} {
@@ -433,7 +434,7 @@ func badInputCatalogue() []badCase {
 					return fn(m)
 				})
 				var ev compact.Event
-				c := newC(t, compact.WithContextWindow(3_000), compact.WithSummarizer(model), compact.WithObserver(func(e compact.Event) { ev = e }))
+				c := newC(t, compact.WithContextWindow(3_000), compact.WithSummarizer(model), onEvent(func(e compact.Event) { ev = e }))
 				safeCompact(t, c, msgs)
 				assert.Equal(t, compact.ModeFallback, ev.Mode, name)
 				ca := newC(t, compact.WithContextWindow(3_000), compact.WithSummarizer(model), compact.WithAbortOnFailure(true))
@@ -455,7 +456,7 @@ func badInputCatalogue() []badCase {
 			})
 			var ev compact.Event
 			sum := llmsummary.New([]llms.Model{model})
-			c := newC(t, compact.WithContextWindow(3_000), compact.WithCustomSummarizer(sum), compact.WithObserver(func(e compact.Event) { ev = e }))
+			c := newC(t, compact.WithContextWindow(3_000), compact.WithCustomSummarizer(sum), onEvent(func(e compact.Event) { ev = e }))
 			res, err := c.Compact(context.Background(), compact.NewSession("huge"), msgs)
 			require.NoError(t, err)
 			require.NoError(t, checkOutput(c, msgs, res))

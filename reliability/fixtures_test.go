@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/internal/trajectory"
 	"github.com/agentcompact/compact/prompts"
 	"github.com/tmc/langchaingo/llms"
@@ -322,4 +323,10 @@ func jsonStrings(body []byte) ([]string, error) {
 	}
 	walk(v)
 	return out, nil
+}
+
+// onEvent is the engine's observer option for a test that reads only the
+// event: compact.WithEventHandler with the call's context left out.
+func onEvent(f func(compact.Event)) compact.Option {
+	return compact.WithEventHandler(compact.EventHandlerFunc(func(_ context.Context, e compact.Event) { f(e) }))
 }

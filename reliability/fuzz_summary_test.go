@@ -48,7 +48,7 @@ func FuzzSummaryReply(f *testing.F) {
 		})
 		var events []compact.Event
 		c, err := compact.New(compact.WithContextWindow(3_000), compact.WithSummarizer(model),
-			compact.WithObserver(func(e compact.Event) { events = append(events, e) }))
+			onEvent(func(e compact.Event) { events = append(events, e) }))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -23,7 +23,7 @@ func TestRecallSecrets(t *testing.T) {
 	leaks := newLeakCounter()
 	var evs eventRecorder
 	var logs syncBuffer
-	c, err := compact.New(compact.WithContextWindow(6_000), compact.WithObserver(evs.observe))
+	c, err := compact.New(compact.WithContextWindow(6_000), onEvent(evs.observe))
 	require.NoError(t, err)
 	rec := &sinkModel{}
 	m := middleware.Wrap(rec, c, middleware.WithLogger(slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))

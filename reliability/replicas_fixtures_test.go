@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -228,9 +227,4 @@ func checkStraightChain(t testing.TB, chain []store.Record, calls int64, faults 
 		return
 	}
 	require.Equal(t, calls, llm, "one summarizer call per summarized record (record modes %v)", modes)
-}
-
-// isTerminated reports an error of a backend ended by the terminator.
-func isTerminated(err error) bool {
-	return err != nil && !errors.Is(err, context.Canceled) && strings.Contains(err.Error(), "terminat")
 }

@@ -291,7 +291,7 @@ func TestSecretLeaks(t *testing.T) {
 		// Surfaces: compaction with the rule-based summarizer.
 		t.Run(fmt.Sprintf("rule/window=%d", window), func(t *testing.T) {
 			var evs eventRecorder
-			c, err := compact.New(compact.WithContextWindow(window), compact.WithObserver(evs.observe))
+			c, err := compact.New(compact.WithContextWindow(window), onEvent(evs.observe))
 			require.NoError(t, err)
 			s := compact.NewSession("secrets-rule")
 			compactions := 0
@@ -326,7 +326,7 @@ func TestSecretLeaks(t *testing.T) {
 			var logs syncBuffer
 			logger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 			var evs eventRecorder
-			c, err := compact.New(compact.WithContextWindow(window), compact.WithObserver(evs.observe),
+			c, err := compact.New(compact.WithContextWindow(window), onEvent(evs.observe),
 				compact.WithCustomSummarizer(llmsummary.New([]llms.Model{model}, llmsummary.WithLogger(logger))))
 			require.NoError(t, err)
 			s := compact.NewSession("secrets-llm")

@@ -138,7 +138,7 @@ func TestSoak(t *testing.T) {
 			compact.WithCustomSummarizer(llmsummary.New([]llms.Model{model}, llmsummary.WithRetryPolicy(llmsummary.RetryPolicy{
 				MaxRetries: 1, BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond, AttemptTimeout: 30 * time.Millisecond,
 			}))),
-			compact.WithObserver(func(e compact.Event) { st.compactions.Add(1); st.mode(e.Mode) }),
+			onEvent(func(e compact.Event) { st.compactions.Add(1); st.mode(e.Mode) }),
 		)
 		if err != nil {
 			t.Fatal(err)

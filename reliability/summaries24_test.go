@@ -75,7 +75,7 @@ func TestSummariesNeverKeepCredentials(t *testing.T) {
 	})
 	modes := map[string]int{}
 	c, err := compact.New(compact.WithContextWindow(6_000), compact.WithReservedOutput(1_000), compact.WithSummarizer(model),
-		compact.WithObserver(func(e compact.Event) { modes[e.Mode]++ }))
+		onEvent(func(e compact.Event) { modes[e.Mode]++ }))
 	require.NoError(t, err)
 	st := store.NewMemory()
 	llm := middleware.Wrap(model, c, middleware.WithStore(st))
@@ -135,7 +135,7 @@ func TestSummarizerIgnoringItsContextStallsNoCall(t *testing.T) {
 	var modes []string
 	c, err := compact.New(compact.WithContextWindow(4_000), compact.WithReservedOutput(500),
 		compact.WithCustomSummarizer(hang), compact.WithSummarizerTimeout(200*time.Millisecond),
-		compact.WithObserver(func(e compact.Event) { mu.Lock(); modes = append(modes, e.Mode); mu.Unlock() }))
+		onEvent(func(e compact.Event) { mu.Lock(); modes = append(modes, e.Mode); mu.Unlock() }))
 	require.NoError(t, err)
 	llm := middleware.Wrap(agent, c)
 	long := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeSystem, "s")}
