@@ -93,47 +93,6 @@ func dropPrefix(t testing.TB, dsn, prefix string) {
 	}
 }
 
-// terminator ends every backend of application name app at the given
-// interval until stopped, counting the backends it ended.
-type terminator struct {
-	ended atomic.Int64
-	stop  context.CancelFunc
-	done  chan struct{}
-}
-
-func startTerminator(t testing.TB, dsn, app string, every time.Duration) *terminator {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	k := &terminator{stop: cancel, done: make(chan struct{})}
-	conn, err := pgx.Connect(ctx, dsn)
-	require.NoError(t, err)
-	go func() {
-		defer close(k.done)
-		defer conn.Close(context.Background())
-		tick := time.NewTicker(every)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
-			var n int64
-			err := conn.QueryRow(ctx, "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()) x", app).Scan(&n)
-			if err == nil {
-				k.ended.Add(n)
-			}
-		}
-	}()
-	return k
-}
-
-func (k *terminator) halt() int64 {
-	k.stop()
-	<-k.done
-	return k.ended.Load()
-}
-
 // Turn texts: each unique, so that a lost or repeated turn shows.
 func replicaUser(i int) string {
 	return fmt.Sprintf("U%04d: please read module m%d and tell me what function f%d does", i, i, i)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentcompact/compact/internal/pgtest"
 	"github.com/agentcompact/compact/memory"
 	"github.com/agentcompact/compact/middleware"
 	"github.com/agentcompact/compact/store/pgstore"
@@ -122,9 +123,9 @@ func runMiddlewareReplicas(t *testing.T, rr replicaRun) (replicaOutcome, *pgstor
 	ctx := middleware.WithSession(context.Background(), replicaSession)
 	var tmu sync.Mutex
 	transcript := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeSystem, "You are a careful coding agent. Use read_file to read files.")}
-	var k *terminator
+	var halt func() int64
 	if rr.kill > 0 {
-		k = startTerminator(t, dsn, app, rr.kill)
+		halt = pgtest.Terminate(t, dsn, app, rr.kill)
 	}
 	errs, failed, perS := drive(rr, func(r, i int) error {
 		tmu.Lock()
@@ -149,8 +150,8 @@ func runMiddlewareReplicas(t *testing.T, rr replicaRun) (replicaOutcome, *pgstor
 		return nil
 	})
 	out := replicaOutcome{errs: errs, failed: failed, calls: sum.calls.Load(), turnsPerS: perS}
-	if k != nil {
-		out.ended = k.halt()
+	if halt != nil {
+		out.ended = halt()
 	}
 	return out, checkingStore(t, dsn, app+"_"), fake
 }
@@ -188,9 +189,9 @@ func runMemoryReplicas(t *testing.T, rr replicaRun) (replicaOutcome, *pgstore.St
 	for i, s := range stores {
 		mems[i] = memory.New(replicaCompactor(t, sum), memory.WithStore(s), memory.WithSessionID(replicaSession))
 	}
-	var k *terminator
+	var halt func() int64
 	if rr.kill > 0 {
-		k = startTerminator(t, dsn, app, rr.kill)
+		halt = pgtest.Terminate(t, dsn, app, rr.kill)
 	}
 	ctx := context.Background()
 	errs, failed, perS := drive(rr, func(r, i int) error {
@@ -211,8 +212,8 @@ func runMemoryReplicas(t *testing.T, rr replicaRun) (replicaOutcome, *pgstore.St
 		return nil
 	})
 	res := replicaOutcome{errs: errs, failed: failed, calls: sum.calls.Load(), turnsPerS: perS}
-	if k != nil {
-		res.ended = k.halt()
+	if halt != nil {
+		res.ended = halt()
 	}
 	for _, m := range mems {
 		require.NoError(t, m.Close())

@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/agentcompact/compact/internal/pgtest"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -99,27 +98,7 @@ func storeUnderKills(t *testing.T) (s *Store, stop func() int64) {
 		sep = "&"
 	}
 	s = newTestStoreDSN(t, dsn+sep+"application_name="+app)
-	ctx, cancel := context.WithCancel(context.Background())
-	admin, err := pgx.Connect(ctx, dsn)
-	require.NoError(t, err)
-	var ended atomic.Int64
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer admin.Close(context.Background())
-		for ctx.Err() == nil {
-			var n int64
-			if admin.QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-				WHERE application_name = $1 AND pid <> pg_backend_pid()`, app).Scan(&n) == nil {
-				ended.Add(n)
-			}
-			select {
-			case <-ctx.Done():
-			case <-time.After(100 * time.Millisecond):
-			}
-		}
-	}()
-	return s, func() int64 { cancel(); <-done; return ended.Load() }
+	return s, pgtest.Terminate(t, dsn, app, 100*time.Millisecond)
 }
 
 // TestAppendsWhileBackendsTerminated: concurrent appends while another
