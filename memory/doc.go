@@ -140,19 +140,22 @@
 //
 // When LoadMemoryVariables gets an input (in synchronous mode), the Memory
 // asks its history, when the history implements store.Searcher, for the
-// earlier messages that best match the input (lexical ranking: BM25 in the
-// in-memory histories, FTS5 in SQLite, PostgreSQL full-text search), and
+// earlier messages that best match the input (lexical ranking, words
+// compared by their English stems: BM25 in the in-memory histories, FTS5
+// in SQLite, PostgreSQL full-text search), and
 // adds those that compaction took out of the context, verbatim with their
 // refs, as one human-role message starting with [RetrievedPreamble] after
 // the summary and the messages shown: framed as data like the summary, and
 // after the stable part of the context, so that the prefix a provider
-// caches does not change from one input to the next. A retrieved reply
-// comes with the message it answers. Only hits whose turn is relevant
+// caches does not change from one input to the next. A retrieved message
+// comes with the message that replies to it when both fit (in a
+// conversation the words of a question are those of the message that asks
+// it, and the answer is in the reply). Only hits whose turn is relevant
 // count: the query's words it holds weigh (by their inverse document
 // frequency in the history) at least 0.3 of the query's own weight, so a
 // generic input ("let's keep chatting") that shares a common word with an
 // old turn reserves nothing and keeps the recent turns. They fit a reserve of the budget
-// (at most [WithRetrievalReserve], a quarter by default) that the engine
+// (at most [WithRetrievalReserve], a third by default) that the engine
 // leaves free for that load; the reserve is sized from the history and the
 // input only (the matches a compacted context may have lost), so loading
 // twice with the same input returns the same context, and a conversation

@@ -16,7 +16,8 @@ import (
 // wrote) is in no message; 0.3 meets both targets at 4k and 8k.
 const minRelevance = 0.3
 
-// termStats are the document frequencies of the words of a Memory's
+// termStats are the document frequencies of the words (their search keys,
+// store.SearchKeys: English stems) of a Memory's
 // history, counted once per message (incrementally, as it grows), for the
 // relevance of retrieval hits.
 type termStats struct {
@@ -34,7 +35,7 @@ func (m *Memory) updateTermsLocked() *termStats {
 		*ts = termStats{gen: m.gen, df: map[string]int{}}
 	}
 	for ; ts.n < len(m.entries); ts.n++ {
-		for _, w := range store.SearchTerms(textOf(m.entries[ts.n].mc)) {
+		for _, w := range store.SearchKeys(textOf(m.entries[ts.n].mc)) {
 			ts.df[w]++
 		}
 	}
@@ -54,7 +55,7 @@ func (m *Memory) relevanceLocked(ts *termStats, terms []string, pos ...int) floa
 	has := map[string]bool{}
 	for _, p := range pos {
 		if p >= 0 && p < len(m.entries) {
-			for _, w := range store.SearchTerms(textOf(m.entries[p].mc)) {
+			for _, w := range store.SearchKeys(textOf(m.entries[p].mc)) {
 				has[w] = true
 			}
 		}
@@ -81,7 +82,7 @@ func (m *Memory) relevanceLocked(ts *termStats, terms []string, pos ...int) floa
 // messages next to it) reaches minRelevance, in their order. Requires m.mu.
 func (m *Memory) relevantHitsLocked(query string, hits []store.Hit) []store.Hit {
 	ts := m.updateTermsLocked()
-	terms := store.SearchTerms(query)
+	terms := store.SearchKeys(query)
 	out := hits[:0:0]
 	for _, h := range hits {
 		if m.relevanceLocked(ts, terms, h.Pos-1, h.Pos, h.Pos+1) >= minRelevance {

@@ -27,7 +27,7 @@ func TestRelevantHits(t *testing.T) {
 	assert.Equal(t, 40, m.rt.terms.n)
 	ts := m.updateTermsLocked()
 	assert.Equal(t, 1, ts.df["marisol"])
-	assert.Equal(t, 38, ts.df["trains"], "one count per message: both messages of the 19 other turns")
+	assert.Equal(t, 38, ts.df[store.SearchKey("trains")], "one count per message (by stem): both messages of the 19 other turns")
 	assert.Len(t, hits, 2, "the caller's hits are not modified")
 }
 

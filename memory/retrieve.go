@@ -21,7 +21,7 @@ const RetrievedPreamble = "Earlier messages of this conversation that match the 
 
 // DefaultRetrievalShare is the default of [WithRetrievalReserve]: the
 // share of the engine's budget reserved for retrieved turns.
-const DefaultRetrievalShare = 0.25
+const DefaultRetrievalShare = 1.0 / 3
 
 // retrievalHits is how many ranked messages a retrieval asks the history
 // for; those still in the context are skipped.
@@ -39,8 +39,10 @@ const retrievalHits = 32
 // keep hitting. Only relevant hits are retrieved: those whose turn holds
 // query words weighing (inverse document frequency over the history) at
 // least 0.3 of the query's own weight, so that a generic input does not
-// push recent turns out for a chance match. A retrieved reply comes with the message it answers, and a
-// retrieved question with its reply, when they fit. They fit a reserve of
+// push recent turns out for a chance match; words are compared by their
+// English stems (store.SearchKeys). A retrieved message comes with the
+// message that replies to it (the user's answer to the AI, the AI's reply
+// to the user) when both fit. They fit a reserve of
 // the budget ([WithRetrievalReserve]) that the engine leaves free when
 // it compacts for an input of at most that size.
 //
@@ -55,7 +57,7 @@ func WithRetrieval(on bool) Option { return func(o *options) { o.retrievalOff = 
 
 // WithRetrievalReserve sets the share of the engine's budget reserved for
 // retrieved messages (see [WithRetrieval]). Values outside (0, 0.9] mean
-// the default, [DefaultRetrievalShare] (0.25).
+// the default, [DefaultRetrievalShare] (a third).
 func WithRetrievalReserve(share float64) Option {
 	return func(o *options) { o.retrievalShare = share }
 }
@@ -286,10 +288,14 @@ func (m *Memory) addRetrieved(pend *pendingInput, msgs []llms.ChatMessage, text 
 }
 
 // retrievedBlockLocked picks, in rank order, the hits of p that are
-// candidates (position -> ref), with
-// the other message of their turn when it is a candidate too, within room
-// tokens, and renders them in history order; n is the number of messages,
-// used the tokens they take. Requires m.mu.
+// candidates (position -> ref), each with the reply to it (the next
+// message, when a candidate too) or alone when the pair does not fit,
+// within room tokens, and renders them in history order; n is the number
+// of messages, used the tokens they take. With the reply, because in a
+// conversation the words of a question are those of the message that asks
+// it, and its answer is in the reply: measured on ../shared/eval/chats
+// (docs/eval/chats.md), a hit with its reply finds more answers than a hit
+// with the message it answers. Requires m.mu.
 func (m *Memory) retrievedBlockLocked(p *retrievalPlan, cand map[int]string, room int) (block string, n, used int) {
 	counter := m.c.Counter()
 	used = counter.CountMessage(llms.TextParts(llms.ChatMessageTypeHuman, RetrievedPreamble))
@@ -312,8 +318,10 @@ func (m *Memory) retrievedBlockLocked(p *retrievalPlan, cand map[int]string, roo
 		if _, ok := cand[h.Pos]; !ok || h.Pos >= len(m.entries) || lines[h.Pos] != "" {
 			continue
 		}
-		if unit := m.turnUnitLocked(h.Pos, cand, lines); len(unit) > 1 && take(unit) {
-			continue
+		if r := m.replyLocked(h.Pos); r > 0 && lines[r] == "" {
+			if _, ok := cand[r]; ok && take([]int{h.Pos, r}) {
+				continue
+			}
 		}
 		take([]int{h.Pos})
 	}
@@ -334,22 +342,21 @@ func (m *Memory) retrievedBlockLocked(p *retrievalPlan, cand map[int]string, roo
 	return b.String(), len(pos), used
 }
 
-// turnUnitLocked returns the hit at p with the other message of its turn
-// (the human message a reply answers, or the reply to a human message)
-// when that one is out of the context too and not taken yet.
-func (m *Memory) turnUnitLocked(p int, cand map[int]string, taken map[int]string) []int {
-	role := m.entries[p].mc.Role
-	other := -1
-	switch {
-	case role == llms.ChatMessageTypeAI && p > 0 && m.entries[p-1].mc.Role == llms.ChatMessageTypeHuman:
-		other = p - 1
-	case role == llms.ChatMessageTypeHuman && p+1 < len(m.entries) && m.entries[p+1].mc.Role == llms.ChatMessageTypeAI:
-		other = p + 1
+// replyLocked returns the position of the message that replies to the
+// one at p (the next one, of the other role: the user's answer to what the
+// AI said, or the AI's reply to the user), or -1.
+func (m *Memory) replyLocked(p int) int {
+	if p < 0 || p+1 >= len(m.entries) || !replies(m.entries[p].mc.Role, m.entries[p+1].mc.Role) {
+		return -1
 	}
-	if _, ok := cand[other]; other < 0 || !ok || taken[other] != "" {
-		return []int{p}
-	}
-	return []int{min(p, other), max(p, other)}
+	return p + 1
+}
+
+// replies reports whether a message of role b replying to one of role a
+// makes a turn: a human message and the AI's reply, or the other way.
+func replies(a, b llms.ChatMessageType) bool {
+	return (a == llms.ChatMessageTypeHuman && b == llms.ChatMessageTypeAI) ||
+		(a == llms.ChatMessageTypeAI && b == llms.ChatMessageTypeHuman)
 }
 
 // retrievedLine renders the message at p as a line of the retrieved block:

@@ -30,13 +30,14 @@ func newBM25Index(epoch uint64) *bm25Index {
 	return &bm25Index{epoch: epoch, postings: map[string][]posting{}}
 }
 
-// add indexes text as the next document.
+// add indexes text as the next document, under the words' keys
+// (SearchKey).
 func (x *bm25Index) add(text string) {
 	doc := int32(len(x.lens))
 	tf := map[string]int32{}
 	n := int32(0)
 	for _, w := range splitWords(text) {
-		tf[w]++
+		tf[SearchKey(w)]++
 		n++
 	}
 	for w, c := range tf {
@@ -46,7 +47,7 @@ func (x *bm25Index) add(text string) {
 	x.total += int64(n)
 }
 
-// search ranks the documents containing any of terms by BM25, best first
+// search ranks the documents containing any of keys (SearchKeys) by BM25, best first
 // (ties: the later document first), at most limit.
 func (x *bm25Index) search(terms []string, limit int) []Hit {
 	if len(x.lens) == 0 || limit <= 0 {

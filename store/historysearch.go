@@ -5,14 +5,15 @@ import "context"
 var _ Searcher = (*ChatHistory)(nil)
 
 // Search implements [Searcher]: BM25 over an in-memory index of the
-// messages' text (GetContent), built at the first search and extended with
+// messages' text (GetContent), words compared by their English stems
+// (SearchKey), built at the first search and extended with
 // the messages appended since at each later one; SetMessages and Clear
 // start a new index.
 func (h *ChatHistory) Search(ctx context.Context, query string, limit int) ([]Hit, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	terms := SearchTerms(query)
+	terms := SearchKeys(query)
 	if len(terms) == 0 || limit <= 0 {
 		return nil, nil
 	}

@@ -11,8 +11,18 @@ func TestChatHistorySearch(t *testing.T) {
 	storetest.RunSearch(t, func(t *testing.T) store.IncrementalHistory { return store.NewChatHistory() })
 }
 
+func TestChatHistorySearchStems(t *testing.T) {
+	storetest.RunSearchStems(t, func(t *testing.T) store.IncrementalHistory { return store.NewChatHistory() })
+}
+
 func TestMemoryStoreHistorySearch(t *testing.T) {
 	storetest.RunSearch(t, func(t *testing.T) store.IncrementalHistory {
+		return store.NewMemory().History(t.Name())
+	})
+}
+
+func TestMemoryStoreHistorySearchStems(t *testing.T) {
+	storetest.RunSearchStems(t, func(t *testing.T) store.IncrementalHistory {
 		return store.NewMemory().History(t.Name())
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"unicode"
+
+	"github.com/kljensen/snowball/english"
 )
 
 // Searcher is a history that ranks its own messages against a query:
@@ -11,6 +13,11 @@ import (
 // earlier messages that compaction took out of the context and that best
 // match the input of a turn. A history without it gets no retrieval (the
 // Memory degrades to its summary and recall tool).
+//
+// Words match their inflections: the implementations here compare English
+// stems (Snowball's English stemmer in the in-memory index, FTS5's porter
+// tokenizer, PostgreSQL's "english" text-search configuration by default),
+// so "subjects" finds "subject" and "visiting" finds "visit".
 //
 // The query is plain text: [SearchTerms] splits it into words, and every
 // character of the search syntaxes of the implementations (FTS5's, or
@@ -75,4 +82,27 @@ func splitWords(text string) []string {
 	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
+}
+
+// SearchKey returns the key under which a word (lower-cased, as
+// [SearchTerms] returns it) is indexed and looked up: its stem by
+// Snowball's English stemmer, the algorithm of PostgreSQL's "english"
+// text-search configuration, so that a word and its inflections share one
+// key ("subjects" and "subject", "visiting" and "visited"). Words of other
+// scripts and short words come back unchanged.
+func SearchKey(word string) string { return english.Stem(word, false) }
+
+// SearchKeys returns the distinct keys ([SearchKey]) of the words
+// [SearchTerms] finds in text, in order of first appearance.
+func SearchKeys(text string) []string {
+	terms := SearchTerms(text)
+	out := terms[:0]
+	seen := make(map[string]bool, len(terms))
+	for _, w := range terms {
+		if k := SearchKey(w); !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
 }

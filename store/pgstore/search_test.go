@@ -12,6 +12,7 @@ import (
 func TestHistorySearch(t *testing.T) {
 	s := newTestStore(t)
 	storetest.RunSearch(t, func(t *testing.T) store.IncrementalHistory { return s.History(t.Name()) })
+	storetest.RunSearchStems(t, func(t *testing.T) store.IncrementalHistory { return s.History(t.Name() + "-stems") })
 }
 
 func TestHistorySearchSimpleLanguage(t *testing.T) {

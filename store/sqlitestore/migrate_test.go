@@ -143,3 +143,36 @@ func TestOpenConcurrently(t *testing.T) {
 		require.NoError(t, s.Close())
 	}
 }
+
+// TestStemMigration: a file at schema 3 (its search index without
+// stemming) is migrated to compare English stems, its stored messages
+// reindexed: "subjects" finds "subject" after, not before.
+func TestStemMigration(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v3.db")
+	s, err := Open(path)
+	require.NoError(t, err)
+	h := s.History("liam")
+	require.NoError(t, h.AddMessages(ctx, []llms.ChatMessage{
+		llms.AIChatMessage{Content: "Which subject did you enjoy the most?"},
+		llms.HumanChatMessage{Content: "Math and physics."},
+	}))
+	// Back to schema 3 as that code left it: the index without the stemmer.
+	_, err = s.db.Exec(`DROP TRIGGER compact_messages_fts_insert; DROP TRIGGER compact_messages_fts_delete;
+		DROP TRIGGER compact_messages_fts_update; DROP TABLE compact_messages_fts;` + searchMigration +
+		`UPDATE compact_schema SET version = 3 WHERE id = 1;`)
+	require.NoError(t, err)
+	hits, err := h.(store.Searcher).Search(ctx, "subjects", 5)
+	require.NoError(t, err)
+	require.Empty(t, hits, "schema 3 matches words exactly")
+	require.NoError(t, s.Close())
+
+	s, err = Open(path)
+	require.NoError(t, err)
+	defer s.Close()
+	assert.Equal(t, SchemaVersion, schemaVersion(t, s))
+	hits, err = s.History("liam").(store.Searcher).Search(ctx, "subjects", 5)
+	require.NoError(t, err)
+	require.Len(t, hits, 1)
+	assert.Equal(t, 0, hits[0].Pos)
+}

@@ -15,8 +15,22 @@ import (
 // may renumber the rowids the index refers to; after running it yourself,
 // rebuild the index: INSERT INTO compact_messages_fts(compact_messages_fts)
 // VALUES('rebuild').
-const searchMigration = `CREATE VIRTUAL TABLE compact_messages_fts USING fts5(
-		content, content='compact_messages', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2');
+var searchMigration = searchIndex("unicode61 remove_diacritics 2")
+
+// stemMigration rebuilds that index with the porter tokenizer over
+// unicode61, so that words match their English inflections ("subjects"
+// finds "subject") as they do in the other stores (store.Searcher).
+var stemMigration = `DROP TRIGGER compact_messages_fts_insert;
+	DROP TRIGGER compact_messages_fts_delete;
+	DROP TRIGGER compact_messages_fts_update;
+	DROP TABLE compact_messages_fts;
+	` + searchIndex("porter unicode61 remove_diacritics 2")
+
+// searchIndex returns the statements that create the FTS5 index with the
+// given tokenizer, its triggers, and index the messages already stored.
+func searchIndex(tokenizer string) string {
+	return `CREATE VIRTUAL TABLE compact_messages_fts USING fts5(
+		content, content='compact_messages', content_rowid='rowid', tokenize='` + tokenizer + `');
 	CREATE TRIGGER compact_messages_fts_insert AFTER INSERT ON compact_messages BEGIN
 		INSERT INTO compact_messages_fts (rowid, content) VALUES (new.rowid, new.content);
 	END;
@@ -28,13 +42,15 @@ const searchMigration = `CREATE VIRTUAL TABLE compact_messages_fts USING fts5(
 		INSERT INTO compact_messages_fts (rowid, content) VALUES (new.rowid, new.content);
 	END;
 	INSERT INTO compact_messages_fts (compact_messages_fts) VALUES ('rebuild');`
+}
 
 var _ store.Searcher = (*History)(nil)
 
 // Search implements store.Searcher with FTS5: the messages of the
 // session's current epoch whose content holds any of the query's words
 // (store.SearchTerms, each given to MATCH as a quoted string, so no
-// character of the query is FTS5 syntax), ranked by FTS5's bm25, best
+// character of the query is FTS5 syntax; the porter tokenizer compares
+// their stems), ranked by FTS5's bm25, best
 // first. One statement.
 func (h *History) Search(ctx context.Context, query string, limit int) ([]store.Hit, error) {
 	terms := store.SearchTerms(query)

@@ -14,4 +14,5 @@ func TestHistorySearch(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { s.Close() })
 	storetest.RunSearch(t, func(t *testing.T) store.IncrementalHistory { return s.History(t.Name()) })
+	storetest.RunSearchStems(t, func(t *testing.T) store.IncrementalHistory { return s.History(t.Name() + "-stems") })
 }

@@ -80,11 +80,13 @@ var migrations = []string{
 	CREATE INDEX compact_originals_by_session ON compact_originals (session_id, seq);`,
 	// 3: full-text search of the histories (search.go).
 	searchMigration,
+	// 4: the search index compares English stems (search.go).
+	stemMigration,
 }
 
 // SchemaVersion is the schema version this package creates and migrates
 // databases to. Open refuses a database at a newer version.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // Store keeps the compaction state, the message histories and the originals
 // of sessions in one SQLite database file. It implements store.Store,

@@ -109,3 +109,27 @@ func positions(hits []store.Hit) []int {
 	}
 	return out
 }
+
+// RunSearchStems checks what store.Searcher promises of a history that
+// compares English stems (every history of this module, PostgreSQL's with
+// its default search language): a query word finds its inflections.
+// history returns a new, empty history each time it is called.
+func RunSearchStems(t *testing.T, history func(t *testing.T) store.IncrementalHistory) {
+	t.Helper()
+	ctx := context.Background()
+	h := history(t)
+	s, ok := h.(store.Searcher)
+	require.True(t, ok, "the history implements store.Searcher")
+	require.NoError(t, h.AddMessages(ctx, []llms.ChatMessage{
+		llms.HumanChatMessage{Content: "Let's talk about music."},
+		llms.HumanChatMessage{Content: "I climbed Mount Fuji last summer; the sunrise was the best part."},
+		llms.AIChatMessage{Content: "Which subject did you enjoy studying?"},
+		llms.HumanChatMessage{Content: "Do you cook?"},
+	}))
+	for q, want := range map[string]int{"climbing sunrises": 1, "subjects studied": 2} {
+		hits, err := s.Search(ctx, q, 10)
+		require.NoError(t, err, q)
+		require.NotEmpty(t, hits, "%q finds its inflections", q)
+		require.Equal(t, want, hits[0].Pos, q)
+	}
+}
