@@ -76,6 +76,29 @@ func loadChats(dir string) ([]chatConv, error) {
 	return out, nil
 }
 
+// joinChats joins every n consecutive conversations (in name order) into
+// one: their turns one after the other, all their probes, named by the
+// first with "+k" for the k others. A conversation ten times longer than
+// the folder's, whose facts a question must find among many more turns,
+// is what the folder's README holds out; joining is the nearest measure
+// here. n <= 1 returns convs unchanged.
+func joinChats(convs []chatConv, n int) []chatConv {
+	if n <= 1 {
+		return convs
+	}
+	out := make([]chatConv, 0, (len(convs)+n-1)/n)
+	for i := 0; i < len(convs); i += n {
+		group := convs[i:min(i+n, len(convs))]
+		j := chatConv{name: fmt.Sprintf("%s+%d", group[0].name, len(group)-1)}
+		for _, c := range group {
+			j.turns = append(j.turns, c.turns...)
+			j.probes = append(j.probes, c.probes...)
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
 // readJSONL appends one decoded value per non-empty line of path to *dst.
 func readJSONL[T any](path string, dst *[]T) error {
 	f, err := os.Open(path)

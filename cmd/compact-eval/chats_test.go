@@ -78,7 +78,7 @@ func TestChatsModeOnTestdata(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, string(md), "token buffer, question")
 
-	scores, err := evaluateChats(context.Background(), chatsDir, []int{2000}, 1)
+	scores, err := evaluateChats(context.Background(), chatsDir, 1, []int{2000}, 1)
 	require.NoError(t, err)
 	s := scores[0]
 	require.Equal(t, 6, s.probes)
@@ -86,4 +86,21 @@ func TestChatsModeOnTestdata(t *testing.T) {
 	require.Zero(t, s.overWindow, "every prompt within the budget")
 	require.Zero(t, s.orphans, "no reply without its question")
 	require.GreaterOrEqual(t, s.oursQuestion, s.bufQuestion, "with the question as input, at least what the token buffer keeps")
+}
+
+func TestJoinChats(t *testing.T) {
+	convs := []chatConv{
+		{name: "a", turns: []chatTurn{{"1", "2"}}, probes: []chatProbe{{Question: "q1"}}},
+		{name: "b", turns: []chatTurn{{"3", "4"}, {"5", "6"}}, probes: []chatProbe{{Question: "q2"}}},
+		{name: "c", turns: []chatTurn{{"7", "8"}}},
+	}
+	require.Equal(t, convs, joinChats(convs, 1))
+	got := joinChats(convs, 2)
+	require.Len(t, got, 2)
+	require.Equal(t, "a+1", got[0].name)
+	require.Equal(t, []chatTurn{{"1", "2"}, {"3", "4"}, {"5", "6"}}, got[0].turns)
+	require.Len(t, got[0].probes, 2)
+	require.Equal(t, "c+0", got[1].name)
+	require.Equal(t, "a", convs[0].name, "the input is not modified")
+	require.Len(t, convs[0].turns, 1)
 }

@@ -42,6 +42,7 @@ type config struct {
 	command    string // the command line, for the report
 	chats      string // the chats mode's folder (chats.go); "" = off
 	windowsSet bool   // -windows was given
+	chatJoin   int    // the chats mode joins this many conversations into one (joinChats); <= 1 = none
 }
 
 func main() {
@@ -80,6 +81,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fset.StringVar(&cfg.via, "via", viaMiddleware, "how ours is called: middleware (middleware.Wrap around a recording model) or engine (Compactor.Compact)")
 	quiet := fset.Bool("quiet", false, "no progress bar")
 	fset.StringVar(&cfg.chats, "chats", "", "chats mode: replay the conversations of this folder (../shared/eval/chats) through memory.New as a conversation chain does, and check their probes (see chats.go)")
+	fset.IntVar(&cfg.chatJoin, "chatjoin", 1, "chats mode: replay every N conversations joined into one long conversation (their turns in order, all their probes), to measure conversations longer than the folder's")
 	frontier := fset.Bool("frontier", false, "also evaluate the grid of trigger and reset ratios (ours-rule) and report the cost-retention frontier")
 	if err := fset.Parse(args); err != nil {
 		return config{}, err
