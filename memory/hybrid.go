@@ -60,8 +60,8 @@ const maxEmbedBytes = 8000
 // cut to its first 8,000 bytes, system messages skipped), once: their unit
 // vectors are cached in the Memory by message id, for the messages within
 // the limit only (older vectors are dropped as the context moves on), so
-// the cache holds at most [WithEmbeddingLimit] vectors (4,096 vectors of
-// 1,536 float32 dimensions are 25 MB). The first load that needs them
+// the cache never holds more than [WithEmbeddingLimit] vectors (4,096
+// vectors of 1,536 float32 dimensions are 25 MB). The first load that needs them
 // embeds every message in range (a long conversation loaded in a new
 // process: up to the limit, in one load); later loads embed only the
 // messages that left the context since, plus the input (EmbedQuery once
@@ -77,7 +77,9 @@ const maxEmbedBytes = 8000
 // it; give LoadMemoryVariables a context with a deadline when the embedder
 // is remote. Nothing is embedded when retrieval retrieves nothing anyway
 // (before the first compaction, or for an input [WithRetrieval] skips).
-// Default nil: lexical ranking only.
+// Semantic ranking adds to the history's search: over a history without
+// store.Searcher nothing is retrieved still. Default nil: lexical ranking
+// only.
 func WithEmbedder(e embeddings.Embedder) Option {
 	return func(o *options) { o.hybrid.embedder = e }
 }
@@ -89,10 +91,11 @@ func WithEmbedder(e embeddings.Embedder) Option {
 // [WithRetrieval]) plays for lexical hits: a generic input should not push
 // recent turns out for a chance match. A lexical hit that fails the
 // relevance gate is still a candidate when its cosine reaches the
-// threshold. The scale of cosines depends on the model; for OpenAI's
-// text-embedding-3 models unrelated texts typically score well below 0.5
-// and paraphrases above it, while models whose cosines crowd near 1 need a
-// higher threshold. Values outside (0, 1] mean the default,
+// threshold. The scale of cosines depends on the model (models whose
+// cosines crowd near 1 need a higher threshold); the default is a middle
+// value, not tuned on any model here: check it against yours, for example
+// with the cosines of a generic input ("let's keep chatting") to your
+// conversations' turns, which should stay below it. Values outside (0, 1] mean the default,
 // [DefaultSemanticThreshold] (0.5).
 func WithSemanticThreshold(cos float64) Option {
 	return func(o *options) { o.hybrid.threshold = cos }
@@ -184,7 +187,9 @@ func (m *Memory) rankSemantic(ctx context.Context, query string, cut int) ([]sto
 
 // semanticRange returns the messages of the semantic range (the last limit
 // positions before cut, system messages and empty texts left out), and
-// the ids and texts (capped) of those not cached yet.
+// the ids and texts (capped) of those not cached yet; it drops the cached
+// vectors of messages out of the range when, with those missing, the
+// cache would hold more than the limit.
 func (m *Memory) semanticRange(cut int) (rng []ranged, missing, texts []string) {
 	s := &m.rt.sem
 	m.mu.Lock()
@@ -207,6 +212,15 @@ func (m *Memory) semanticRange(cut int) (rng []ranged, missing, texts []string) 
 		rng = append(rng, ranged{q, e.id})
 		missing = append(missing, e.id)
 		texts = append(texts, headBytes(text, maxEmbedBytes))
+	}
+	if len(s.vecs)+len(missing) > s.limit {
+		kept := make(map[string][]float32, len(rng))
+		for _, r := range rng {
+			if v, ok := s.vecs[r.id]; ok {
+				kept[r.id] = v
+			}
+		}
+		s.vecs = kept
 	}
 	return rng, missing, texts
 }
@@ -297,9 +311,7 @@ func (s *semantic) unitLocked(v []float32) ([]float32, error) {
 }
 
 // rank returns the messages of rng whose cosine to qv reaches the
-// threshold, best first (newer first on a tie), at most retrievalHits,
-// and drops the cached vectors of messages no longer in range once the
-// cache holds more than the limit.
+// threshold, best first (newer first on a tie), at most retrievalHits.
 func (s *semantic) rank(qv []float32, rng []ranged) []store.Hit {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -312,15 +324,6 @@ func (s *semantic) rank(qv []float32, rng []ranged) []store.Hit {
 		if dot := dot(v, qv); dot >= s.threshold {
 			hits = append(hits, store.Hit{Pos: r.pos, Score: dot})
 		}
-	}
-	if len(s.vecs) > s.limit {
-		kept := make(map[string][]float32, len(rng))
-		for _, r := range rng {
-			if v, ok := s.vecs[r.id]; ok {
-				kept[r.id] = v
-			}
-		}
-		s.vecs = kept
 	}
 	slices.SortFunc(hits, func(a, b store.Hit) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(b.Pos, a.Pos))
