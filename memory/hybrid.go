@@ -8,8 +8,8 @@ import (
 	"math"
 	"slices"
 	"sync"
-	"unicode/utf8"
 
+	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/embeddings"
 	"github.com/tmc/langchaingo/llms"
@@ -211,7 +211,7 @@ func (m *Memory) semanticRange(cut int) (rng []ranged, missing, texts []string) 
 		}
 		rng = append(rng, ranged{q, e.id})
 		missing = append(missing, e.id)
-		texts = append(texts, headBytes(text, maxEmbedBytes))
+		texts = append(texts, msg.HeadBytes(text, maxEmbedBytes))
 	}
 	if len(s.vecs)+len(missing) > s.limit {
 		kept := make(map[string][]float32, len(rng))
@@ -223,17 +223,6 @@ func (m *Memory) semanticRange(cut int) (rng []ranged, missing, texts []string) 
 		s.vecs = kept
 	}
 	return rng, missing, texts
-}
-
-// headBytes returns the first n bytes of s at most, cut at a rune boundary.
-func headBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
 
 // queryVector returns the unit vector of query (the last one is kept).

@@ -40,17 +40,8 @@ func semChatTurn(i int) (in, out string) {
 	return chatTurn(i)
 }
 
-// fillSemChat saves n turns of semChatTurn into m, loading each input first.
-func fillSemChat(t testing.TB, m *Memory, n int) {
-	t.Helper()
-	ctx := context.Background()
-	for i := range n {
-		in, out := semChatTurn(i)
-		_, err := m.LoadMemoryVariables(ctx, map[string]any{"input": in})
-		require.NoError(t, err)
-		require.NoError(t, m.SaveContext(ctx, map[string]any{"input": in}, map[string]any{"output": out}))
-	}
-}
+// fillSemChat saves n turns of semChatTurn into m.
+func fillSemChat(t testing.TB, m *Memory, n int) { t.Helper(); fillTurns(t, m, n, semChatTurn) }
 
 // retrievedText returns the retrieved block of a load's string context, or "".
 func retrievedText(t testing.TB, m *Memory, input string) string {

@@ -39,7 +39,8 @@ const retrievalHits = 32
 // keep hitting. Only relevant hits are retrieved: those whose turn holds
 // query words weighing (inverse document frequency over the history) at
 // least 0.3 of the query's own weight, so that a generic input does not
-// push recent turns out for a chance match. A retrieved reply comes with the message it answers, and a
+// push recent turns out for a chance match ([WithEmbedder] adds the
+// turns close in meaning: hybrid retrieval). A retrieved reply comes with the message it answers, and a
 // retrieved question with its reply, when they fit. They fit a reserve of
 // the budget ([WithRetrievalReserve]) that the engine leaves free when
 // it compacts for an input of at most that size.
