@@ -64,9 +64,9 @@ const maxEmbedBytes = 8000
 // vectors of 1,536 float32 dimensions are 25 MB). The first load that needs them
 // embeds every message in range (a long conversation loaded in a new
 // process: up to the limit, in one load); later loads embed only the
-// messages that left the context since, plus the input (EmbedQuery once
-// per distinct input). Ranking costs one dot product per cached vector
-// per load.
+// messages that left the context since, plus the input (EmbedQuery; not
+// again when the same input is loaded again next). Ranking costs one dot
+// product per cached vector per load.
 //
 // Semantic ranking never fails a load: an embedder error, a panic, a
 // vector of the wrong dimension (the first valid vector fixes it for the
