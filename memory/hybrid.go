@@ -60,8 +60,9 @@ const maxEmbedBytes = 8000
 // cut to its first 8,000 bytes, system messages skipped), once: their unit
 // vectors are cached in the Memory by message id, for the messages within
 // the limit only (older vectors are dropped as the context moves on), so
-// the cache never holds more than [WithEmbeddingLimit] vectors (4,096
-// vectors of 1,536 float32 dimensions are 25 MB). The first load that needs them
+// the cache never holds more than [WithEmbeddingLimit] vectors, stored as
+// int8 (4,096 vectors of 1,536 dimensions are 6 MB; a cosine is off by
+// about 0.001 at most). The first load that needs them
 // embeds every message in range (a long conversation loaded in a new
 // process: up to the limit, in one load); later loads embed only the
 // messages that left the context since, plus the input (EmbedQuery; not
@@ -124,10 +125,10 @@ type semantic struct {
 	threshold float64
 	limit     int
 	mu        sync.Mutex
-	dim       int                  // the vectors' dimension; 0 until the first valid vector
-	vecs      map[string][]float32 // message id -> unit vector
-	lastQuery string               // the last input embedded, and its unit vector
-	lastVec   []float32
+	dim       int             // the vectors' dimension; 0 until the first valid vector
+	vecs      map[string]qvec // message id -> its unit vector
+	lastQuery string          // the last input embedded, and its unit vector
+	lastVec   qvec
 }
 
 // setupSemantic applies the hybrid options, once, in New.
@@ -141,7 +142,7 @@ func (m *Memory) setupSemantic() {
 	if s.limit < 1 {
 		s.limit = DefaultEmbeddingLimit
 	}
-	s.vecs = map[string][]float32{}
+	s.vecs = map[string]qvec{}
 }
 
 // ranged is a message within the semantic range: its position and id.
@@ -214,7 +215,7 @@ func (m *Memory) semanticRange(cut int) (rng []ranged, missing, texts []string) 
 		texts = append(texts, msg.HeadBytes(text, maxEmbedBytes))
 	}
 	if len(s.vecs)+len(missing) > s.limit {
-		kept := make(map[string][]float32, len(rng))
+		kept := make(map[string]qvec, len(rng))
 		for _, r := range rng {
 			if v, ok := s.vecs[r.id]; ok {
 				kept[r.id] = v
@@ -226,22 +227,22 @@ func (m *Memory) semanticRange(cut int) (rng []ranged, missing, texts []string) 
 }
 
 // queryVector returns the unit vector of query (the last one is kept).
-func (s *semantic) queryVector(ctx context.Context, query string) ([]float32, error) {
+func (s *semantic) queryVector(ctx context.Context, query string) (qvec, error) {
 	s.mu.Lock()
-	if s.lastVec != nil && s.lastQuery == query {
+	if s.lastVec.v != nil && s.lastQuery == query {
 		defer s.mu.Unlock()
 		return s.lastVec, nil
 	}
 	s.mu.Unlock()
 	v, err := guardedEmbed(ctx, func(ctx context.Context) ([]float32, error) { return s.emb.EmbedQuery(ctx, query) })
 	if err != nil {
-		return nil, fmt.Errorf("embed the input: %w", err)
+		return qvec{}, fmt.Errorf("embed the input: %w", err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u, err := s.unitLocked(v)
 	if err != nil {
-		return nil, fmt.Errorf("embed the input: %w", err)
+		return qvec{}, fmt.Errorf("embed the input: %w", err)
 	}
 	s.lastQuery, s.lastVec = query, u
 	return u, nil
@@ -261,7 +262,7 @@ func (s *semantic) embedBatch(ctx context.Context, ids, texts []string) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	units := make([][]float32, len(vs))
+	units := make([]qvec, len(vs))
 	for i, v := range vs {
 		if units[i], err = s.unitLocked(v); err != nil {
 			return fmt.Errorf("embed %d messages: vector %d: %w", len(texts), i, err)
@@ -276,41 +277,49 @@ func (s *semantic) embedBatch(ctx context.Context, ids, texts []string) error {
 // errBadVector is the error of an unusable embedding.
 var errBadVector = errors.New("unusable vector")
 
-// unitLocked returns v scaled to unit length, as a new slice; an error for
-// an empty, zero, NaN or infinite vector, or one whose dimension is not
-// the Memory's (set by the first valid vector). Requires s.mu.
-func (s *semantic) unitLocked(v []float32) ([]float32, error) {
+// qvec is a unit vector quantized to int8: its component i is v[i]*scale,
+// to within half a step (scale/2). A quarter of the float32 vector's
+// memory, and so of the bytes a ranking reads; a cosine of two qvecs of
+// 1,536 dimensions is off by about 0.001 at most.
+type qvec struct {
+	v     []int8
+	scale float32
+}
+
+// unitLocked returns v scaled to unit length and quantized (v is not
+// modified); an error for an empty, zero, NaN or infinite vector, or one
+// whose dimension is not the Memory's (set by the first valid vector).
+// Requires s.mu.
+func (s *semantic) unitLocked(v []float32) (qvec, error) {
 	if len(v) == 0 || (s.dim != 0 && len(v) != s.dim) {
-		return nil, fmt.Errorf("%w: dimension %d, want %d", errBadVector, len(v), s.dim)
+		return qvec{}, fmt.Errorf("%w: dimension %d, want %d", errBadVector, len(v), s.dim)
 	}
-	var norm float64
+	var norm, peak float64
 	for _, x := range v {
 		norm += float64(x) * float64(x)
+		peak = max(peak, math.Abs(float64(x)))
 	}
 	norm = math.Sqrt(norm)
 	if norm == 0 || math.IsNaN(norm) || math.IsInf(norm, 0) {
-		return nil, fmt.Errorf("%w: norm %v", errBadVector, norm)
+		return qvec{}, fmt.Errorf("%w: norm %v", errBadVector, norm)
 	}
-	u := make([]float32, len(v))
+	step := peak / norm / 127 // the largest component maps to ±127
+	q := qvec{v: make([]int8, len(v)), scale: float32(step)}
 	for i, x := range v {
-		u[i] = float32(float64(x) / norm)
+		q.v[i] = int8(math.Round(float64(x) / norm / step))
 	}
 	s.dim = len(v)
-	return u, nil
+	return q, nil
 }
 
 // rank returns the messages of rng whose cosine to qv reaches the
 // threshold, best first (newer first on a tie), at most retrievalHits.
-func (s *semantic) rank(qv []float32, rng []ranged) []store.Hit {
+func (s *semantic) rank(qv qvec, rng []ranged) []store.Hit {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var hits []store.Hit
 	for _, r := range rng {
-		v := s.vecs[r.id]
-		if len(v) != len(qv) {
-			continue
-		}
-		if dot := dot(v, qv); dot >= s.threshold {
+		if dot := dot(s.vecs[r.id], qv); dot >= s.threshold {
 			hits = append(hits, store.Hit{Pos: r.pos, Score: dot})
 		}
 	}
@@ -320,24 +329,27 @@ func (s *semantic) rank(qv []float32, rng []ranged) []store.Hit {
 	return hits[:min(len(hits), retrievalHits)]
 }
 
-// dot returns the dot product of a and b (of the same length) in float32,
-// over four sums: the hot loop of a ranking (one float64 sum made a load
-// of BenchmarkLoadWithRetrieval's hybrid case several times slower), and
-// exact enough for unit vectors.
-func dot(a, b []float32) float64 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
+// dot returns the dot product of a and b (their cosine, both being unit
+// vectors), or -2 when their dimensions differ. The hot loop of a ranking:
+// integer sums over four accumulators (no overflow below 130,000
+// dimensions).
+func dot(a, b qvec) float64 {
+	x, y := a.v, b.v
+	if len(x) != len(y) || len(x) == 0 {
+		return -2
 	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
+	var s0, s1, s2, s3 int32
+	for len(x) >= 4 && len(y) >= 4 { // the lengths checked once per step
+		s0 += int32(x[0]) * int32(y[0])
+		s1 += int32(x[1]) * int32(y[1])
+		s2 += int32(x[2]) * int32(y[2])
+		s3 += int32(x[3]) * int32(y[3])
+		x, y = x[4:], y[4:]
 	}
-	return float64(s0 + s1 + s2 + s3)
+	for i := range min(len(x), len(y)) {
+		s0 += int32(x[i]) * int32(y[i])
+	}
+	return float64(int64(s0)+int64(s1)+int64(s2)+int64(s3)) * float64(a.scale) * float64(b.scale)
 }
 
 // fuseHits merges the lexical hits (gated, in the store's order) and the
