@@ -35,9 +35,9 @@ const rrfK = 60
 const embedBatch = 128
 
 // maxEmbedBytes caps the text of a message that is embedded (its head, cut
-// at a rune boundary): about 2,000 tokens, within the input limit of
-// common embedding models (8,191 tokens for OpenAI's), so that one long
-// message does not fail its batch.
+// at a rune boundary): about 2,000 tokens of English, within the input
+// limit of common embedding models (8,191 tokens for OpenAI's), so that
+// one long message does not fail its batch.
 const maxEmbedBytes = 8000
 
 // WithEmbedder adds semantic ranking to retrieval (see [WithRetrieval]):
@@ -61,13 +61,14 @@ const maxEmbedBytes = 8000
 // vectors are cached in the Memory by message id, for the messages within
 // the limit only (older vectors are dropped as the context moves on), so
 // the cache never holds more than [WithEmbeddingLimit] vectors, stored as
-// int8 (4,096 vectors of 1,536 dimensions are 6 MB; a cosine is off by
-// about 0.001 at most). The first load that needs them
-// embeds every message in range (a long conversation loaded in a new
-// process: up to the limit, in one load); later loads embed only the
-// messages that left the context since, plus the input (EmbedQuery; not
-// again when the same input is loaded again next). Ranking costs one dot
-// product per cached vector per load.
+// int8 (4,096 vectors of 1,536 dimensions are 6 MB; cosines stay within
+// about 0.001 of the exact ones). The first load that needs them embeds
+// every message in range (a long conversation loaded in a new process: up
+// to the limit, in one load; the batches done stay cached if its context
+// ends first); later loads embed only the messages that left the context
+// since, plus the input (EmbedQuery; not again when the same input is
+// loaded again next). Ranking costs one dot product per cached vector per
+// load.
 //
 // Semantic ranking never fails a load: an embedder error, a panic, a
 // vector of the wrong dimension (the first valid vector fixes it for the
@@ -96,8 +97,8 @@ func WithEmbedder(e embeddings.Embedder) Option {
 // cosines crowd near 1 need a higher threshold); the default is a middle
 // value, not tuned on any model here: check it against yours, for example
 // with the cosines of a generic input ("let's keep chatting") to your
-// conversations' turns, which should stay below it. Values outside (0, 1] mean the default,
-// [DefaultSemanticThreshold] (0.5).
+// conversations' turns, which should stay below it. Values outside (0, 1]
+// mean the default, [DefaultSemanticThreshold] (0.5).
 func WithSemanticThreshold(cos float64) Option {
 	return func(o *options) { o.hybrid.threshold = cos }
 }
@@ -248,8 +249,8 @@ func (s *semantic) queryVector(ctx context.Context, query string) (qvec, error) 
 	return u, nil
 }
 
-// embedBatch embeds texts, the messages ids, and caches their unit
-// vectors; nothing of the batch is cached when any vector is invalid.
+// embedBatch embeds texts, those of the messages ids, and caches their
+// unit vectors; nothing of the batch is cached when any vector is invalid.
 func (s *semantic) embedBatch(ctx context.Context, ids, texts []string) error {
 	vs, err := guardedEmbed(ctx, func(ctx context.Context) ([][]float32, error) {
 		return s.emb.EmbedDocuments(ctx, slices.Clone(texts)) // langchaingo's may rewrite them
