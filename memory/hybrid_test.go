@@ -406,3 +406,43 @@ func TestQuantizedCosine(t *testing.T) {
 	require.ErrorIs(t, err, errBadVector, "another dimension")
 	require.Equal(t, -2.0, dot(qvec{v: []int8{1}}, qvec{v: []int8{1, 2}}), "dimensions differ: below any threshold")
 }
+
+// secondBatchFails is an embedder whose second EmbedDocuments call fails.
+type secondBatchFails struct {
+	*embedtest.Embedder
+	calls atomic.Int32
+}
+
+func (e *secondBatchFails) EmbedDocuments(ctx context.Context, texts []string) ([][]float32, error) {
+	if e.calls.Add(1) == 2 {
+		return nil, errors.New("rate limited")
+	}
+	return e.Embedder.EmbedDocuments(ctx, texts)
+}
+
+// TestHybridKeepsBatchesDone: when a batch fails, the batches embedded
+// before it stay cached, so the next load embeds only the rest.
+func TestHybridKeepsBatchesDone(t *testing.T) {
+	c := testCompactor(t, 2000)
+	lexical := New(c)
+	fillSemChat(t, lexical, 200)
+	e := &secondBatchFails{Embedder: embedtest.New(256)}
+	m := New(c, WithReturnMessages(true), WithChatHistory(lexical.ChatHistory()), WithEmbedder(e))
+	retrieved := func() string {
+		v, err := m.LoadMemoryVariables(context.Background(), map[string]any{"input": carQuestion})
+		require.NoError(t, err)
+		msgs := v["history"].([]llms.ChatMessage)
+		return msgs[len(msgs)-1].GetContent()
+	}
+	retrieved() // the whole history out of the context at once: several batches, the second fails
+	require.Equal(t, 1, m.RetrievalStats().SemanticErrors)
+	m.rt.sem.mu.Lock()
+	require.Len(t, m.rt.sem.vecs, embedBatch, "the first batch stays")
+	m.rt.sem.mu.Unlock()
+	texts := e.Texts()
+	require.Contains(t, retrieved(), carFact)
+	require.Equal(t, 1, m.RetrievalStats().SemanticErrors)
+	m.rt.sem.mu.Lock()
+	defer m.rt.sem.mu.Unlock()
+	require.Equal(t, e.Texts()-texts, len(m.rt.sem.vecs)-embedBatch, "only the rest embedded")
+}
