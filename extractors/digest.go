@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/agentcompact/compact/internal/msg"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -473,7 +474,7 @@ func dedupe(in []string, max int) []string {
 		if len(out) >= max {
 			break
 		}
-		s = cleanLine(Redact(cutBytes(s, 4*maxDigestItemBytes)), maxDigestItemBytes)
+		s = cleanLine(Redact(msg.HeadBytes(s, 4*maxDigestItemBytes)), maxDigestItemBytes)
 		if s == "" || seen[s] {
 			continue
 		}

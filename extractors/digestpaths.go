@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentcompact/compact/internal/callpaths"
+	"github.com/agentcompact/compact/internal/msg"
 )
 
 // pathGroup is what was done to the paths of one list of a [Digest].
@@ -162,7 +163,7 @@ func mentionedPaths(d, prev Digest) []string {
 		}
 	}
 	var out []string
-	for _, p := range append(narrativePaths(cutBytes(prev.Previous, 64<<10)), prev.FilesMentioned...) {
+	for _, p := range append(narrativePaths(msg.HeadBytes(prev.Previous, 64<<10)), prev.FilesMentioned...) {
 		if !have[pathKey(p)] {
 			out = append(out, p)
 		}

@@ -2,6 +2,8 @@ package extractors
 
 import (
 	"strings"
+
+	"github.com/agentcompact/compact/internal/msg"
 )
 
 // The sections of a rendered digest, in reading order. The paths of all
@@ -691,7 +693,7 @@ func shortenWords(s string, n int) string {
 	if s = redactForCut(s, n); len(s) <= n {
 		return s
 	}
-	c := cutBytes(s, n-len("…"))
+	c := msg.HeadBytes(s, n-len("…"))
 	if i := strings.LastIndexByte(c, ' '); i > len(c)*2/3 {
 		c = c[:i]
 	}

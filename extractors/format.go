@@ -3,6 +3,8 @@ package extractors
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentcompact/compact/internal/msg"
 )
 
 // FormatMaxBytes is the cap, in bytes, of the line [Format] returns. Every
@@ -76,7 +78,7 @@ func Format(s ToolSummary) string {
 		room := FormatMaxBytes - b.Len() - len(sep) - len(more) - len(tail) - len("…")
 		if room >= 8 {
 			b.WriteString(sep)
-			b.WriteString(cutBytes(f, room))
+			b.WriteString(msg.HeadBytes(f, room))
 			b.WriteString("…")
 			b.WriteString(more)
 		} else {
@@ -137,24 +139,9 @@ func cleanLine(s string, max int) string {
 		if cut < 0 {
 			return ""
 		}
-		out = strings.TrimRight(cutBytes(out, cut), " ") + "…"
+		out = strings.TrimRight(msg.HeadBytes(out, cut), " ") + "…"
 	}
 	return out
-}
-
-// cutBytes returns the longest prefix of s of at most n bytes that ends on a
-// rune boundary.
-func cutBytes(s string, n int) string {
-	if n <= 0 {
-		return ""
-	}
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
 
 // itoa formats a non-negative int without importing strconv everywhere.

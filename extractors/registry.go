@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/agentcompact/compact/internal/msg"
 )
 
 // DefaultMaxFacts is the number of key facts a [Registry] keeps per summary
@@ -343,7 +345,7 @@ func finish(s ToolSummary, call Call, maxFacts int) ToolSummary {
 		// Redact before cutting so a secret is never half-kept, and after
 		// cleaning, which joins lines.
 		if len(f) > MaxFactBytes {
-			f = Redact(cutBytes(f, 4*MaxFactBytes))
+			f = Redact(msg.HeadBytes(f, 4*MaxFactBytes))
 		}
 		if f = Redact(cleanLine(f, MaxFactBytes)); f != "" {
 			out.KeyFacts = append(out.KeyFacts, f)
@@ -352,7 +354,7 @@ func finish(s ToolSummary, call Call, maxFacts int) ToolSummary {
 	if len(s.Metadata) > 0 {
 		out.Metadata = make(map[string]string, len(s.Metadata))
 		for k, v := range s.Metadata {
-			v = strings.ToValidUTF8(cutBytes(v, maxMetaBytes), "\uFFFD")
+			v = strings.ToValidUTF8(msg.HeadBytes(v, maxMetaBytes), "\uFFFD")
 			if !isDigits(v) {
 				v = Redact(v)
 			}

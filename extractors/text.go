@@ -3,6 +3,8 @@ package extractors
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agentcompact/compact/internal/msg"
 )
 
 // CountLines counts the lines of s: the number of "\n" plus one when the
@@ -70,7 +72,7 @@ func shorten(s string, n int) string {
 	if s = redactForCut(s, n); len(s) <= n {
 		return s
 	}
-	return cutBytes(s, n-len("…")) + "…"
+	return msg.HeadBytes(s, n-len("…")) + "…"
 }
 
 // cutRedactMargin is how far past a cut point redactForCut looks: longer
@@ -84,7 +86,7 @@ const cutRedactMargin = 256
 // never after: "AKIAZ7Q2RZ5XN3WLT4…" is 18 of the 20 characters of an AWS
 // key id and no rule can tell it from text.
 func redactForCut(s string, n int) string {
-	return Redact(cutBytes(s, n+cutRedactMargin))
+	return Redact(msg.HeadBytes(s, n+cutRedactMargin))
 }
 
 // humanBytes formats a byte count: "512 B", "4.1 KB", "2.3 MB".

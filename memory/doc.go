@@ -167,6 +167,21 @@
 // then has its summary and recall tool only. [Memory.RetrievalStats] counts
 // each case. The characters of search syntaxes in an input are literal.
 //
+// [WithEmbedder] adds semantic ranking (hybrid retrieval) with any
+// langchaingo embeddings.Embedder: the candidates are then the lexical hits
+// together with the messages out of the context whose embedding is close
+// to the input's (cosine at least [WithSemanticThreshold], 0.5 by
+// default), so a turn that shares a meaning but no word with the input
+// ("automobile" for "car") comes back too; both rankings are merged by
+// reciprocal rank fusion (ranks, not scores: the stores' lexical scores
+// and the models' cosines have no common scale). Messages are embedded
+// once, in batches, and their vectors cached by message id for the most
+// recent [WithEmbeddingLimit] (4,096 by default) messages out of the
+// context; older ones are found lexically only. An embedder that fails,
+// panics, returns unusable vectors or outlives the load's context never
+// fails the load: that load ranks lexically, logs a warning and counts
+// it ([RetrievalStats].SemanticErrors). Default: lexical ranking only.
+//
 // # Recall
 //
 // Masked outputs and cut messages show the ref of their original, and the

@@ -41,9 +41,10 @@ type options struct {
 	recall         []recall.Option
 	lease          store.LeaseTiming
 	backoff        conversation.Backoff
-	retrievalOff   bool    // WithRetrieval(false) (retrieve.go)
-	retrievalShare float64 // WithRetrievalReserve; 0: the default
-	turnPolicy     bool    // WithTurnPolicy (policy.go)
+	retrievalOff   bool          // WithRetrieval(false) (retrieve.go)
+	retrievalShare float64       // WithRetrievalReserve; 0: the default
+	turnPolicy     bool          // WithTurnPolicy (policy.go)
+	hybrid         hybridOptions // WithEmbedder and its options (hybrid.go)
 }
 
 func defaultOptions() options {

@@ -40,7 +40,8 @@ const retrievalHits = 32
 // query words weighing (inverse document frequency over the history) at
 // least 0.3 of the query's own weight, so that a generic input does not
 // push recent turns out for a chance match; words are compared by their
-// English stems (store.SearchKeys). A retrieved message comes with the
+// English stems (store.SearchKeys), and [WithEmbedder] adds the turns
+// close in meaning (hybrid retrieval). A retrieved message comes with the
 // message that replies to it (the user's answer to the AI, the AI's reply
 // to the user) when both fit. They fit a reserve of
 // the budget ([WithRetrievalReserve]) that the engine leaves free when
@@ -72,6 +73,9 @@ type RetrievalStats struct {
 	NoSearch  int // loads over a history without store.Searcher
 	Nothing   int // loads after a compaction that found nothing out of the context to add
 	Errors    int // searches that failed
+	// SemanticErrors counts loads whose semantic ranking failed and that
+	// ranked lexically only (see [WithEmbedder]).
+	SemanticErrors int
 }
 
 // retrieval is a Memory's retrieval state.
@@ -81,6 +85,7 @@ type retrieval struct {
 	stats      RetrievalStats
 	searchable store.Searcher
 	terms      termStats // the history's word counts (relevance.go); under Memory.mu
+	sem        semantic  // semantic ranking, with WithEmbedder (hybrid.go)
 	// recallTaken: Memory.RecallTool was called (recallOffered).
 	recallTaken atomic.Bool
 }
@@ -104,6 +109,7 @@ func (m *Memory) setupRetrieval() {
 	}
 	m.rt.reserve = int(share * float64(m.c.Budget()))
 	m.rt.searchable, _ = m.hist.(store.Searcher)
+	m.setupSemantic() // hybrid.go
 }
 
 // retrievalPlan is a load's retrieval: the ranked hits, the tokens the
@@ -113,6 +119,7 @@ type retrievalPlan struct {
 	hits    []store.Hit
 	reserve int
 	skip    string
+	semErr  bool // the semantic ranking failed (hybrid.go)
 }
 
 // The reasons a load retrieves nothing, counted in RetrievalStats.
@@ -166,9 +173,11 @@ func (m *Memory) planRetrieval(ctx context.Context, pend *pendingInput) {
 		p.skip = skipError
 		return
 	}
+	sem, semErr := m.semanticHits(ctx, query, cut) // hybrid.go
+	p.semErr = semErr
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	p.hits = m.relevantHitsLocked(query, hits) // relevance.go
+	p.hits = fuseHits(m.relevantHitsLocked(query, hits), sem) // relevance.go, hybrid.go
 	older := make(map[int]string, len(p.hits))
 	for _, h := range p.hits {
 		for q := max(h.Pos-1, 0); q <= h.Pos+1 && q < cut; q++ {
@@ -262,6 +271,9 @@ func (m *Memory) addRetrieved(pend *pendingInput, msgs []llms.ChatMessage, text 
 	}
 	m.countRetrieval(func(s *RetrievalStats) {
 		s.Loads++
+		if p.semErr {
+			s.SemanticErrors++
+		}
 		switch {
 		case p.skip == skipEmpty:
 			s.Empty++

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agentcompact/compact/internal/embedtest"
 	"github.com/agentcompact/compact/store"
 	"github.com/agentcompact/compact/store/pgstore"
 	"github.com/agentcompact/compact/store/sqlitestore"
@@ -16,24 +17,43 @@ import (
 // BenchmarkLoadWithRetrieval measures one LoadMemoryVariables with a
 // question as the input, retrieval on (and off, for comparison), on a
 // conversation of 1,000 and 10,000 turns, over the in-memory store, SQLite
-// and PostgreSQL (COMPACT_POSTGRES_DSN; skipped without a server). The
+// and PostgreSQL (COMPACT_POSTGRES_DSN; skipped without a server); and on
+// the in-memory store with hybrid retrieval (retrieval=hybrid: WithEmbedder
+// with embedtest's offline embedder of 1,536 dimensions, the size of
+// OpenAI's text-embedding-3-small, so that the ranking's dot products cost
+// what they would with it; the embedder's own time is not a model's). The
 // conversation is written to the store's history first, then loaded once
-// (the first load reads and compacts the whole history; not timed); each
-// timed load runs the engine on the window and, with retrieval, searches
-// the history.
+// (the first load reads and compacts the whole history and, hybrid, embeds
+// the messages out of the context; not timed); each timed load runs the
+// engine on the window and, with retrieval, searches the history (and,
+// hybrid, embeds the input once and ranks the cached vectors).
 func BenchmarkLoadWithRetrieval(b *testing.B) {
 	for _, turns := range []int{1000, 10000} {
 		for _, backend := range []string{"memory", "sqlite", "postgres"} {
-			for _, on := range []bool{true, false} {
-				b.Run(fmt.Sprintf("turns=%d/store=%s/retrieval=%v", turns, backend, on), func(b *testing.B) {
-					benchLoadWithRetrieval(b, turns, backend, on)
+			for _, mode := range []string{"true", "false", "hybrid"} {
+				if mode == "hybrid" && backend != "memory" {
+					continue // the ranking is the Memory's, whatever the store
+				}
+				b.Run(fmt.Sprintf("turns=%d/store=%s/retrieval=%s", turns, backend, mode), func(b *testing.B) {
+					var opts []Option
+					switch mode {
+					case "false":
+						opts = append(opts, WithRetrieval(false))
+					case "hybrid":
+						opts = append(opts, WithEmbedder(embedtest.New(benchEmbedDim)))
+					}
+					benchLoadWithRetrieval(b, turns, backend, mode != "false", opts...)
 				})
 			}
 		}
 	}
 }
 
-func benchLoadWithRetrieval(b *testing.B, turns int, backend string, on bool) {
+// benchEmbedDim is the dimension of the benchmarks' embeddings: that of
+// OpenAI's text-embedding-3-small.
+const benchEmbedDim = 1536
+
+func benchLoadWithRetrieval(b *testing.B, turns int, backend string, on bool, opts ...Option) {
 	ctx := context.Background()
 	st := benchStore(b, backend)
 	session := fmt.Sprintf("bench-%d-%v-%d", turns, on, os.Getpid())
@@ -50,7 +70,7 @@ func benchLoadWithRetrieval(b *testing.B, turns int, backend string, on bool) {
 		b.Fatal(err)
 	}
 	c := testCompactor(b, 8000)
-	m := New(c, WithStore(st), WithSessionID(session), WithRetrieval(on))
+	m := New(c, append([]Option{WithStore(st), WithSessionID(session)}, opts...)...)
 	q := map[string]any{"input": "Where does Marisol live, and what does she do?"}
 	if _, err := m.LoadMemoryVariables(ctx, q); err != nil {
 		b.Fatal(err)
@@ -63,8 +83,8 @@ func benchLoadWithRetrieval(b *testing.B, turns int, backend string, on bool) {
 		}
 	}
 	b.StopTimer()
-	if on && m.RetrievalStats().Retrieved == 0 {
-		b.Fatalf("nothing retrieved: %+v", m.RetrievalStats())
+	if st := m.RetrievalStats(); on && (st.Retrieved == 0 || st.SemanticErrors > 0) {
+		b.Fatalf("nothing retrieved, or semantic errors: %+v", st)
 	}
 }
 
@@ -91,4 +111,30 @@ func benchStore(b *testing.B, backend string) store.HistoryStore {
 		return s
 	}
 	return store.NewMemory()
+}
+
+// BenchmarkSemanticColdCache measures what hybrid retrieval does once for
+// a conversation of 10,000 turns, on the first load that needs it (a new
+// process): embed every message of the semantic range ([WithEmbeddingLimit],
+// default 4,096 messages) in batches of 128 with embedtest's offline
+// embedder (1,536 dimensions), cache their unit vectors and rank them. A
+// remote model adds its own time for those 32 requests.
+func BenchmarkSemanticColdCache(b *testing.B) {
+	ctx := context.Background()
+	c := testCompactor(b, 8000)
+	m := New(c, WithEmbedder(embedtest.New(benchEmbedDim)))
+	for i := range 10000 {
+		in, out := chatTurn(i)
+		m.entries = append(m.entries,
+			entry{mc: toContent(llms.HumanChatMessage{Content: fmt.Sprintf("%s (%d)", in, i)}, nil), id: fmt.Sprintf("h%d", i), tok: -1},
+			entry{mc: toContent(llms.AIChatMessage{Content: out}, nil), id: fmt.Sprintf("a%d", i), tok: -1})
+	}
+	cut := len(m.entries) - 40
+	b.ReportAllocs()
+	for b.Loop() {
+		clear(m.rt.sem.vecs)
+		if _, err := m.rankSemantic(ctx, "Where does Marisol live, and what does she do?", cut); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

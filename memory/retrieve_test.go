@@ -31,11 +31,14 @@ func chatTurn(i int) (in, out string) {
 }
 
 // fillChat saves n turns of chatTurn into m.
-func fillChat(t *testing.T, m *Memory, n int) {
+func fillChat(t *testing.T, m *Memory, n int) { t.Helper(); fillTurns(t, m, n, chatTurn) }
+
+// fillTurns saves turns 0 to n-1 of turn into m, loading each input first.
+func fillTurns(t testing.TB, m *Memory, n int, turn func(int) (string, string)) {
 	t.Helper()
 	ctx := context.Background()
 	for i := range n {
-		in, out := chatTurn(i)
+		in, out := turn(i)
 		_, err := m.LoadMemoryVariables(ctx, map[string]any{"input": in})
 		require.NoError(t, err)
 		require.NoError(t, m.SaveContext(ctx, map[string]any{"input": in}, map[string]any{"output": out}))

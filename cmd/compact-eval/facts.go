@@ -5,7 +5,6 @@ import (
 	"github.com/agentcompact/compact/internal/msg"
 	"regexp"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/agentcompact/compact/internal/callpaths"
 	"github.com/tmc/langchaingo/llms"
@@ -160,7 +159,7 @@ func commandKey(fc llms.FunctionCall) string {
 	if i := strings.IndexByte(cmd, '\n'); i >= 0 {
 		cmd = cmd[:i]
 	}
-	return prefixBytes(spaceRe.ReplaceAllString(strings.TrimSpace(cmd), " "), cmdKeyBytes)
+	return msg.HeadBytes(spaceRe.ReplaceAllString(strings.TrimSpace(cmd), " "), cmdKeyBytes)
 }
 
 // exceptionNames returns the exception names a tool output reports as
@@ -194,7 +193,7 @@ func instructions(text string) []string {
 	emit := func(s string) {
 		s = strings.TrimSpace(spaceRe.ReplaceAllString(s, " "))
 		if len(s) >= 20 && instrRe.MatchString(s) {
-			out = append(out, prefixBytes(s, instrPrefix))
+			out = append(out, msg.HeadBytes(s, instrPrefix))
 		}
 	}
 	for _, loc := range sentenceRe.FindAllStringIndex(text, -1) {
@@ -207,18 +206,6 @@ func instructions(text string) []string {
 	}
 	emit(text[last:])
 	return out
-}
-
-// prefixBytes returns the longest prefix of s of at most n bytes that ends
-// on a rune boundary.
-func prefixBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
 
 // sentView is the text of a context as sent, indexed for visibility checks.

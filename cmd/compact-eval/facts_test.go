@@ -123,12 +123,6 @@ func TestMeasureRetention(t *testing.T) {
 	require.Equal(t, all.present, r.present)
 }
 
-func TestPrefixBytes(t *testing.T) {
-	assert.Equal(t, "ab", prefixBytes("abc", 2))
-	assert.Equal(t, "a", prefixBytes("aé", 2), "never splits a rune")
-	assert.Equal(t, "abc", prefixBytes("abc", 10))
-}
-
 func TestJSONIdentifiers(t *testing.T) {
 	out := `{"reservation_id": "QX4Z2K", "user_id": "mia_li_3668", "flights": [{"flight_number": "HAT136", "price": 152}],
 		"payment_history": [{"payment_id": "credit_card_4421486", "amount": 305}], "orderId": 123456, "reservation_ids": ["AB1", "CD2"],

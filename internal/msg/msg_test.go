@@ -84,3 +84,12 @@ func BenchmarkHash(b *testing.B) {
 		Hash(m)
 	}
 }
+
+func TestHeadBytes(t *testing.T) {
+	assert.Equal(t, "ab", HeadBytes("abc", 2))
+	assert.Equal(t, "a", HeadBytes("aé", 2), "never splits a rune")
+	assert.Equal(t, "abc", HeadBytes("abc", 10))
+	assert.Equal(t, "", HeadBytes("abc", 0))
+	assert.Equal(t, "", HeadBytes("abc", -1))
+	assert.Equal(t, "", HeadBytes("é", 1))
+}

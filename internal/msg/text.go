@@ -2,6 +2,7 @@ package msg
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tmc/langchaingo/llms"
 )
@@ -15,4 +16,19 @@ func Text(m llms.MessageContent) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// HeadBytes returns the longest prefix of s of at most n bytes that ends
+// on a rune boundary ("" for n <= 0).
+func HeadBytes(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
