@@ -280,18 +280,22 @@ func (r *chatReplay) load(ctx context.Context, input string) (string, error) {
 // saved turns with the same room as the memory: the oldest messages are
 // dropped, one at a time, until the buffer string fits the budget less the
 // prompt (template and input) around it. langchaingo counts with
-// llms.CountTokens; this counts with the memory's tokenizer.
+// llms.CountTokens; this counts with the memory's tokenizer. It grows the
+// kept suffix from the newest message instead of shrinking the whole
+// history from the oldest (the same result: the buffer string's tokens
+// grow with every message added), so its cost is the buffer's, not the
+// conversation's.
 func (r *chatReplay) tokenBuffer(input string) string {
 	room := r.budget - r.counter.Count(fmt.Sprintf(conversationTemplate, "", input))
-	msgs := r.saved
-	for len(msgs) > 0 {
-		s, _ := llms.GetBufferString(msgs, memory.DefaultHumanPrefix, memory.DefaultAIPrefix)
-		if r.counter.Count(s) <= room {
-			return s
+	kept := ""
+	for start := len(r.saved) - 1; start >= 0; start-- {
+		s, _ := llms.GetBufferString(r.saved[start:], memory.DefaultHumanPrefix, memory.DefaultAIPrefix)
+		if r.counter.Count(s) > room {
+			break
 		}
-		msgs = msgs[1:]
+		kept = s
 	}
-	return ""
+	return kept
 }
 
 // renderHistory renders msgs as the Memory's string mode does: "Prefix:
