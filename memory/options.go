@@ -1,6 +1,7 @@
 package memory
 
 import (
+	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/recall"
 	"log/slog"
 	"time"
@@ -18,7 +19,7 @@ const (
 	DefaultAIPrefix    = "AI"
 	DefaultSessionID   = "default"
 	// DefaultMinWindow is the default of [WithMinWindow].
-	DefaultMinWindow = 32
+	DefaultMinWindow = compact.DefaultMinWindow
 )
 
 type options struct {

@@ -170,7 +170,7 @@ func (m *Memory) planRetrieval(ctx context.Context, pend *pendingInput) {
 	older := make(map[int]string, len(p.hits))
 	for _, h := range p.hits {
 		for q := max(h.Pos-1, 0); q <= h.Pos+1 && q < cut; q++ {
-			older[q] = compact.Ref(m.o.sessionID, m.entries[q].id) // the ref it will show
+			older[q] = compact.Ref(m.o.sessionID, m.win.ID(q)) // the ref it will show
 		}
 	}
 	_, _, used := m.retrievedBlockLocked(p, older, m.rt.reserve)
@@ -186,8 +186,8 @@ func (m *Memory) planRetrieval(ctx context.Context, pend *pendingInput) {
 func (m *Memory) outOfContextLocked(hits []store.Hit) map[int]string {
 	out := make(map[int]string, 3*len(hits))
 	for _, h := range hits {
-		for q := max(h.Pos-1, 0); q <= h.Pos+1 && q < len(m.entries); q++ {
-			ref := compact.Ref(m.o.sessionID, m.entries[q].id)
+		for q := max(h.Pos-1, 0); q <= h.Pos+1 && q < m.win.Len(); q++ {
+			ref := compact.Ref(m.o.sessionID, m.win.ID(q))
 			if p, ok := m.recallRefs[ref]; ok && p == q {
 				out[q] = ref
 			}
@@ -213,12 +213,8 @@ func (m *Memory) bufferCutLocked(pend *pendingInput) int {
 // history whose messages fit room tokens.
 func (m *Memory) cutAtLocked(room int) int {
 	counter := m.c.Counter()
-	for i := len(m.entries) - 1; i >= 0; i-- {
-		e := &m.entries[i]
-		if e.tok < 0 {
-			e.tok = counter.CountMessage(e.mc)
-		}
-		if room -= e.tok; room < 0 {
+	for i := m.win.Len() - 1; i >= 0; i-- {
+		if room -= m.win.Tokens(counter, i); room < 0 {
 			return i + 1
 		}
 	}
@@ -309,7 +305,7 @@ func (m *Memory) retrievedBlockLocked(p *retrievalPlan, cand map[int]string, roo
 		return true
 	}
 	for _, h := range p.hits {
-		if _, ok := cand[h.Pos]; !ok || h.Pos >= len(m.entries) || lines[h.Pos] != "" {
+		if _, ok := cand[h.Pos]; !ok || h.Pos >= m.win.Len() || lines[h.Pos] != "" {
 			continue
 		}
 		if unit := m.turnUnitLocked(h.Pos, cand, lines); len(unit) > 1 && take(unit) {
@@ -338,12 +334,12 @@ func (m *Memory) retrievedBlockLocked(p *retrievalPlan, cand map[int]string, roo
 // (the human message a reply answers, or the reply to a human message)
 // when that one is out of the context too and not taken yet.
 func (m *Memory) turnUnitLocked(p int, cand map[int]string, taken map[int]string) []int {
-	role := m.entries[p].mc.Role
+	role := m.win.Message(p).Role
 	other := -1
 	switch {
-	case role == llms.ChatMessageTypeAI && p > 0 && m.entries[p-1].mc.Role == llms.ChatMessageTypeHuman:
+	case role == llms.ChatMessageTypeAI && p > 0 && m.win.Message(p-1).Role == llms.ChatMessageTypeHuman:
 		other = p - 1
-	case role == llms.ChatMessageTypeHuman && p+1 < len(m.entries) && m.entries[p+1].mc.Role == llms.ChatMessageTypeAI:
+	case role == llms.ChatMessageTypeHuman && p+1 < m.win.Len() && m.win.Message(p+1).Role == llms.ChatMessageTypeAI:
 		other = p + 1
 	}
 	if _, ok := cand[other]; other < 0 || !ok || taken[other] != "" {
@@ -356,12 +352,12 @@ func (m *Memory) turnUnitLocked(p int, cand map[int]string, taken map[int]string
 // "[ref:ID] Prefix: content".
 func (m *Memory) retrievedLine(p int, ref string) string {
 	prefix := m.o.humanPrefix
-	switch m.entries[p].mc.Role {
+	switch m.win.Message(p).Role {
 	case llms.ChatMessageTypeAI:
 		prefix = m.o.aiPrefix
 	case llms.ChatMessageTypeHuman:
 	default:
-		prefix = string(m.entries[p].mc.Role)
+		prefix = string(m.win.Message(p).Role)
 	}
-	return "[" + compact.RefPrefix + ref + "] " + prefix + ": " + textOf(m.entries[p].mc)
+	return "[" + compact.RefPrefix + ref + "] " + prefix + ": " + textOf(m.win.Message(p))
 }
