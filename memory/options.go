@@ -167,7 +167,7 @@ func WithRecallOptions(opts ...recall.Option) Option {
 // covers are left out of it, which keeps the cost of a turn independent of
 // the conversation's length. It must be at least the engine's minMessages
 // (default 12) for the trigger to behave exactly as on the whole history.
-// Default 32; values below 1 mean the default.
+// Default 32 (compact.DefaultMinWindow); values below 1 mean the default.
 func WithMinWindow(n int) Option {
 	return func(o *options) {
 		if n >= 1 {
