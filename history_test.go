@@ -1,6 +1,7 @@
 package compact
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"testing"
@@ -118,4 +119,32 @@ func seq(from, to int) []int {
 		out = append(out, i)
 	}
 	return out
+}
+
+// ExampleHistory gives the engine a window of a long conversation: the
+// messages the session summarized are left out of each call, and the
+// window moves after each Result.
+func ExampleHistory() {
+	c, err := New(WithContextWindow(2_000), WithReservedOutput(0))
+	if err != nil {
+		panic(err)
+	}
+	s := NewSession("example")
+	h := NewHistory(16)
+	for i := range 200 {
+		h.Append(llms.TextParts(llms.ChatMessageTypeHuman, fmt.Sprintf("Question %d: what is %d squared?", i, i)))
+		h.Append(llms.TextParts(llms.ChatMessageTypeAI, fmt.Sprintf("%d squared is %d.", i, i*i)))
+		in := h.Input(0, nil)
+		res, err := c.Compact(context.Background(), s, in.Messages, in.Options()...)
+		if err != nil {
+			panic(err)
+		}
+		h.Advance(in, res)
+	}
+	in := h.Input(0, nil)
+	fmt.Println("messages:", h.Len())
+	fmt.Println("given to the engine:", len(in.Messages) < 100, "omitted:", in.Omitted > 300)
+	// Output:
+	// messages: 400
+	// given to the engine: true omitted: true
 }
