@@ -76,7 +76,7 @@ func (m *Memory) mapResultLocked(res *compact.Result, pos []int) ([]llms.ChatMes
 			src = res.Origin[k]
 		}
 		switch {
-		case src < 0 && summary < 0 && res.Summary != nil && isSummary(om):
+		case k == res.SummaryIndex:
 			summary = len(msgs)
 			msgs = append(msgs, llms.HumanChatMessage{Content: textOf(om)})
 		case src >= 0 && src < len(pos) && res.States[src] == compact.StateKept && msg.Equal(om, m.win.Message(pos[src])):
@@ -117,14 +117,6 @@ func (m *Memory) stateViewLocked(ctx context.Context) cachedView {
 		}
 	}
 	return v
-}
-
-func isSummary(mc llms.MessageContent) bool {
-	if mc.Role != llms.ChatMessageTypeHuman || len(mc.Parts) != 1 {
-		return false
-	}
-	t, ok := mc.Parts[0].(llms.TextContent)
-	return ok && strings.HasPrefix(t.Text, compact.SummaryPreamble)
 }
 
 func textOf(mc llms.MessageContent) string { return msg.Text(mc) }
