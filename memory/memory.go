@@ -50,8 +50,6 @@ type Memory struct {
 	// ownHistory: the history is the store's own (store.HistoryStore), so
 	// its state version can be read with it (store.VersionedHistory).
 	ownHistory bool
-	pool       *Pool
-	own        bool // the pool is private: Close closes it
 	// The tokens of the prompt reserve (WithPromptReserve) and those a
 	// message adds to its text, set once by New.
 	reserveTok int
@@ -86,11 +84,8 @@ type Memory struct {
 	lossy      bool           // the history drops tool calls or tool messages
 	closed     bool
 	async      bool
-	running    bool
-	pending    bool
-	idle       chan struct{}
-	bgErr      error
-	rt         retrieval // retrieve.go
+	bg         background // async.go
+	rt         retrieval  // retrieve.go
 }
 
 var _ schema.Memory = (*Memory)(nil)
@@ -139,9 +134,9 @@ func New(c *compact.Compactor, opts ...Option) *Memory {
 	m.setupReserve()
 	switch {
 	case o.pool != nil:
-		m.pool, m.async = o.pool, true
+		m.bg.pool, m.async = o.pool, true
 	case o.workers > 0:
-		m.pool, m.own, m.async = NewPool(o.workers), true, true
+		m.bg.pool, m.bg.own, m.async = NewPool(o.workers), true, true
 	}
 	m.setupRetrieval()
 	return m
