@@ -41,8 +41,8 @@ const HistoryMoveBatch = 16
 // An adapter that reads its history incrementally keeps one History per
 // conversation, appends what it reads, and persists Start and Kept with the
 // session (see [History.SetWindow]). A History is not safe for concurrent
-// use; the slices an Input holds stay valid after later calls (they are
-// never written in place).
+// use, but the slices of an Input stay valid while it changes: it never
+// writes them in place (only a later Input given the same buffer does).
 type History struct {
 	minWindow int
 	msgs      []llms.MessageContent
