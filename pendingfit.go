@@ -18,8 +18,7 @@ import (
 // which the engine never cuts. msgs and pending are not modified.
 func (c *Compactor) PendingFits(msgs []llms.MessageContent, reserve int, pending llms.MessageContent) bool {
 	counter := c.counter
-	need := budget.ReplyPriming + reserve + counter.CountMessage(pending) + c.SummaryCap() +
-		counter.CountMessage(llms.TextParts(llms.ChatMessageTypeHuman, SummaryPreamble))
+	need := budget.ReplyPriming + reserve + counter.CountMessage(pending) + c.SummaryCap() + c.summaryMessageTokens()
 	lead := 0
 	for lead < len(msgs) && msgs[lead].Role == llms.ChatMessageTypeSystem {
 		need += counter.CountMessage(msgs[lead])
@@ -44,4 +43,13 @@ func (c *Compactor) PendingFits(msgs []llms.MessageContent, reserve int, pending
 		}
 	}
 	return need <= c.budget
+}
+
+// summaryMessageTokens returns the tokens of a summary message besides its
+// text: the message overhead and SummaryPreamble, counted once.
+func (c *Compactor) summaryMessageTokens() int {
+	c.summaryMsg.once.Do(func() {
+		c.summaryMsg.tokens = c.counter.CountMessage(llms.TextParts(llms.ChatMessageTypeHuman, SummaryPreamble))
+	})
+	return c.summaryMsg.tokens
 }
