@@ -122,8 +122,9 @@ func (h *History) Start() int { return h.start }
 func (h *History) Kept() []int { return h.kept }
 
 // Truncate forgets the messages from position n on (the conversation lost
-// its latest messages). A window that began at or after n starts over: it
-// then begins at the leading system messages left, with nothing kept.
+// its latest messages; n >= Len() changes nothing, n < 0 is Clear). A
+// window whose start lies beyond n starts over: it then begins after the
+// leading system messages left, with nothing kept.
 func (h *History) Truncate(n int) {
 	if n < 0 || n >= len(h.msgs) {
 		if n < 0 {

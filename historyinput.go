@@ -13,8 +13,9 @@ import (
 // its [HistoryInput.Options].
 type HistoryInput struct {
 	// Messages and IDs are the messages the call is given and their ids in
-	// the whole conversation, index for index. Neither is ever written in
-	// place by the History; the caller must not modify them either.
+	// the whole conversation, index for index. The History never writes
+	// them in place (a later Input given them as its buffer does); the
+	// caller must not modify them.
 	Messages []llms.MessageContent
 	IDs      []string
 	// N is the number of the History's messages the input stands for, From
