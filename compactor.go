@@ -3,6 +3,7 @@ package compact
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/tmc/langchaingo/llms"
 
@@ -23,6 +24,12 @@ type Compactor struct {
 	registry   *extractors.Registry
 	summarizer Summarizer // LLM or custom; nil = rule-based only
 	rule       Summarizer
+	// summaryMsg caches the tokens of a summary message without its text
+	// (pendingfit.go).
+	summaryMsg struct {
+		once   sync.Once
+		tokens int
+	}
 }
 
 // New returns a Compactor configured by opts. Every option is validated: an

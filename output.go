@@ -4,8 +4,9 @@ import "github.com/tmc/langchaingo/llms"
 
 // output is the context a call returns and where each message comes from.
 type output struct {
-	msgs   []llms.MessageContent
-	origin []int // per message: the caller's input index, -1 if made by the engine
+	msgs    []llms.MessageContent
+	origin  []int // per message: the caller's input index, -1 if made by the engine
+	summary int   // index of the summary message in msgs, -1 if none
 }
 
 // outputLen returns the number of messages output would return.
@@ -37,7 +38,7 @@ func (w *work) output() output {
 	}
 	parts := make([]llms.ContentPart, 0, nparts)
 	n := w.outputLen()
-	out := output{msgs: make([]llms.MessageContent, 0, n), origin: make([]int, 0, n)}
+	out := output{msgs: make([]llms.MessageContent, 0, n), origin: make([]int, 0, n), summary: -1}
 	add := func(m llms.MessageContent, src int) {
 		start := len(parts)
 		parts = append(parts, m.Parts...)
@@ -48,6 +49,7 @@ func (w *work) output() output {
 		add(w.view[i], w.src[i])
 	}
 	if w.summary != nil {
+		out.summary = len(out.msgs)
 		add(*w.summary, -1)
 	}
 	for i := w.lead; i < len(w.view); i++ {
@@ -109,6 +111,6 @@ func (w *work) result(st *sessionState, tokens, inputTokens, bud int, repairs []
 
 func (w *work) resultFrom(out output, st *sessionState, tokens, inputTokens, bud int, repairs []string) *Result {
 	states := w.states()
-	return &Result{Messages: out.msgs, Origin: out.origin, States: states, Refs: w.refs(states), Tokens: w.reserveTokens(tokens),
+	return &Result{Messages: out.msgs, Origin: out.origin, SummaryIndex: out.summary, States: states, Refs: w.refs(states), Tokens: w.reserveTokens(tokens),
 		InputTokens: w.reserveTokens(inputTokens), Budget: bud, Repairs: repairs, Summary: st.latest()}
 }

@@ -13,6 +13,11 @@ type Result struct {
 	// added. A repair may split one input message in two (an orphaned tool
 	// result becomes a user message): both then have its index.
 	Origin []int
+	// SummaryIndex is the index in Messages of the summary message (right
+	// after the leading system messages; its Origin is -1), or -1 when the
+	// output has none. An adapter renders it apart from the messages it
+	// stands beside.
+	SummaryIndex int
 	// States gives, for each message of the input (index for index), what
 	// the output did with it.
 	States []MessageState

@@ -7,6 +7,17 @@ import (
 	"github.com/agentcompact/compact/store"
 )
 
+// background is a Memory's background compaction in async mode
+// (WithAsync, WithPool); its fields are under Memory.mu.
+type background struct {
+	pool    *Pool
+	own     bool // the pool is private: Close closes it
+	running bool
+	pending bool          // another run is wanted after the running one
+	idle    chan struct{} // closed when the running run ends
+	err     error         // the first background error since the last Flush
+}
+
 // scheduleLocked queues a background compaction of the session, or marks
 // one pending when one is running: at most one runs at a time, and a burst
 // of turns during a run costs one more run. Requires m.mu.
@@ -14,22 +25,22 @@ func (m *Memory) scheduleLocked() {
 	if !m.async {
 		return
 	}
-	if m.running {
-		m.pending = true
+	if m.bg.running {
+		m.bg.pending = true
 		return
 	}
-	m.running = true
-	m.idle = make(chan struct{})
-	if !m.pool.submit(m.background) {
+	m.bg.running = true
+	m.bg.idle = make(chan struct{})
+	if !m.bg.pool.submit(m.compactInBackground) {
 		// The shared pool was closed: compact synchronously from now on.
 		m.log.Warn("memory: worker pool closed; compacting synchronously", "session", m.o.sessionID)
-		m.async, m.running = false, false
-		close(m.idle)
+		m.async, m.bg.running = false, false
+		close(m.bg.idle)
 	}
 }
 
-// background runs compactions until none is pending.
-func (m *Memory) background() {
+// compactInBackground runs compactions until none is pending.
+func (m *Memory) compactInBackground() {
 	for {
 		m.engineMu.Lock()
 		_, err := m.runEngine(context.Background(), "", nil)
@@ -37,17 +48,17 @@ func (m *Memory) background() {
 		m.mu.Lock()
 		if err != nil {
 			m.log.Error("memory: background compaction", "session", m.o.sessionID, "err", err)
-			if m.bgErr == nil {
-				m.bgErr = err
+			if m.bg.err == nil {
+				m.bg.err = err
 			}
 		}
-		if m.pending {
-			m.pending = false
+		if m.bg.pending {
+			m.bg.pending = false
 			m.mu.Unlock()
 			continue
 		}
-		m.running = false
-		close(m.idle)
+		m.bg.running = false
+		close(m.bg.idle)
 		m.mu.Unlock()
 		return
 	}
@@ -59,13 +70,13 @@ func (m *Memory) background() {
 func (m *Memory) Flush(ctx context.Context) error {
 	for {
 		m.mu.Lock()
-		if !m.running {
-			err := m.bgErr
-			m.bgErr = nil
+		if !m.bg.running {
+			err := m.bg.err
+			m.bg.err = nil
 			m.mu.Unlock()
 			return err
 		}
-		idle := m.idle
+		idle := m.bg.idle
 		m.mu.Unlock()
 		select {
 		case <-idle:
@@ -90,8 +101,8 @@ func (m *Memory) Close() error {
 	m.closed = true
 	m.mu.Unlock()
 	err := m.Flush(context.Background())
-	if m.own {
-		m.pool.Close()
+	if m.bg.own {
+		m.bg.pool.Close()
 	}
 	m.mu.Lock()
 	dirty := m.dirty && m.loaded

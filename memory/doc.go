@@ -226,16 +226,18 @@
 //
 // # The window
 //
-// The engine is given a window of the history: the leading system
-// messages, the earlier messages it keeps (the task, which it pins, and
-// any other message it has not dropped), and every message from the
-// summarized-up-to position on. Every other message before that position is
-// covered by the summary chain. The position moves forward after
-// compactions (keeping at least [WithMinWindow] recent messages) and the
-// engine's state is rewritten for the new window (ids renamed, cooldown
-// shifted), so the result is the same as for the whole history, which a
-// test checks turn by turn on real trajectories, while the cost of a turn
-// does not grow with the conversation.
+// The engine is given a window of the history (the engine's
+// compact.History keeps it): the leading system messages, the earlier
+// messages it keeps (the task, which it pins, and any other message it has
+// not dropped), and every message from the summarized-up-to position on.
+// Every other message before that position is covered by the summary
+// chain. The position moves forward after compactions (keeping at least
+// [WithMinWindow] recent messages); the engine is told how many messages
+// it omits and given every message's id in the whole history
+// (compact.WithOmitted, compact.WithMessageIDs), so the result is the same
+// as for the whole history, which a test checks turn by turn on real
+// trajectories, while the cost of a turn does not grow with the
+// conversation.
 //
 // # Audit
 //

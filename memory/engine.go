@@ -15,11 +15,6 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-// moveBatch is how many summarized messages the window must be able to
-// lose before it moves (a move rebuilds the window, O(window)); until then
-// they simply stay in it, left out of the context by the engine.
-const moveBatch = 16
-
 // syncState brings the Memory up to date: the stored state when the store
 // holds a version it has not adopted (or at first use), and the history
 // (read with the version, or by Adopt; see turn.go).
@@ -62,23 +57,18 @@ func (m *Memory) adoptLocked(st store.State) {
 	m.seen = st.HistoryLen
 	m.view = cachedView{}
 	m.gen++
-	m.rebuildWindowLocked(st.UpTo, st.Kept)
+	_ = m.win.SetWindow(st.UpTo, st.Kept) // checked by checkStateLocked
 }
 
 func (m *Memory) checkStateLocked(st store.State) (*compact.Session, error) {
-	n := len(m.entries)
-	switch {
-	case st.HistoryLen > n:
+	n := len(m.msgs)
+	if st.HistoryLen > n {
 		return nil, fmt.Errorf("state saved over %d messages, history holds %d", st.HistoryLen, n)
-	case st.UpTo < m.lead || st.UpTo > n:
-		return nil, fmt.Errorf("summarized-up-to position %d outside [%d, %d]", st.UpTo, m.lead, n)
 	}
-	for i, p := range st.Kept {
-		if p < m.lead || p >= st.UpTo || (i > 0 && p <= st.Kept[i-1]) {
-			return nil, fmt.Errorf("kept position %d outside [%d, %d) or out of order", p, m.lead, st.UpTo)
-		}
+	if err := m.win.CheckWindow(st.UpTo, st.Kept); err != nil {
+		return nil, err
 	}
-	at := func(i int) llms.ChatMessage { return m.entries[i].msg }
+	at := func(i int) llms.ChatMessage { return m.msgs[i] }
 	for i, r := range st.Chain {
 		if i < m.verified && i < len(m.chain) && m.chain[i].ID == r.ID && m.chain[i].SHA256 == r.SHA256 {
 			continue // already checked in this process
@@ -104,7 +94,7 @@ func (m *Memory) stateLocked() store.State {
 		js = nil
 		m.log.Error("memory: encode engine state", "session", m.o.sessionID, "err", err)
 	}
-	return store.State{SessionID: m.o.sessionID, Version: m.version, UpTo: m.start, Kept: m.kept, HistoryLen: m.seen,
+	return store.State{SessionID: m.o.sessionID, Version: m.version, UpTo: m.win.Start(), Kept: m.win.Kept(), HistoryLen: m.seen,
 		Engine: js, Chain: m.chain, UpdatedAt: time.Now().UTC()}
 }
 
@@ -152,10 +142,10 @@ func (m *Memory) step(ctx context.Context, t *turn, gate compact.SummarizeGate) 
 			return conversation.Change{}, err
 		}
 	}
-	call := m.engineCallLocked(t.pend, true)
+	call := m.engineCallLocked(t.pend, &m.scratch)
 	opts := call.options()
 	opts = append(opts, m.policyOptions(&call)...) // policy.go
-	sess, gen, n := m.sess, m.gen, len(m.entries)
+	sess, gen := m.sess, m.gen
 	m.mu.Unlock()
 	if gate != nil {
 		opts = append(opts, compact.WithSummarizeGate(gate))
@@ -163,9 +153,9 @@ func (m *Memory) step(ctx context.Context, t *turn, gate compact.SummarizeGate) 
 	var raw *compact.Result
 	var err error
 	if t.force != "" {
-		raw, err = m.c.CompactNow(ctx, sess, call.msgs, t.force, opts...)
+		raw, err = m.c.CompactNow(ctx, sess, call.Messages, t.force, opts...)
 	} else {
-		raw, err = m.c.Compact(ctx, sess, call.msgs, opts...)
+		raw, err = m.c.Compact(ctx, sess, call.Messages, opts...)
 	}
 	if err != nil {
 		if t.pend != nil && errors.Is(err, compact.ErrBudgetTooSmall) {
@@ -182,7 +172,7 @@ func (m *Memory) step(ctx context.Context, t *turn, gate compact.SummarizeGate) 
 		// The state was replaced meanwhile: run again on the new one.
 		return conversation.Change{}, fmt.Errorf("memory: state of session %s replaced during compaction: %w", idtext.Quote(m.o.sessionID), store.ErrConflict)
 	}
-	st, from, changed := m.recordResultLocked(t.res, &call, n)
+	st, from, changed := m.recordResultLocked(t.res, &call)
 	if !changed {
 		return conversation.Change{}, nil
 	}
@@ -191,21 +181,20 @@ func (m *Memory) step(ctx context.Context, t *turn, gate compact.SummarizeGate) 
 	return conversation.Change{State: &save, ChainFrom: from}, nil
 }
 
-// recordResultLocked records an engine call's result over the window of
-// n history messages (audit record, window move, cached view, refs) and
-// returns the state to save, the chain index it saves from, and whether
-// the state changed.
-func (m *Memory) recordResultLocked(res *compact.Result, call *engineCall, n int) (store.State, int, bool) {
+// recordResultLocked records an engine call's result (audit record,
+// window move, cached view, refs) and returns the state to save, the chain
+// index it saves from, and whether the state changed.
+func (m *Memory) recordResultLocked(res *compact.Result, call *engineCall) (store.State, int, bool) {
+	n := call.N
 	m.seen = n
-	pos := m.windowPositionsLocked(n, call.from) // before the window moves
-	states := m.windowStatesLocked(call, res.States)
+	pos := m.win.Positions(call.HistoryInput) // before the window moves
 	if res.Compacted {
-		m.recordCompactionLocked(res, n, states)
+		m.recordCompactionLocked(res, call)
 		m.dirty = true
-	} else if call.from > m.lead {
-		m.moveWindowLocked(n, states) // past the turns the window left
+	} else {
+		m.win.Advance(call.HistoryInput, res) // past the turns the window left
 	}
-	m.view = m.buildViewLocked(res, n, call.from, pos)
+	m.view = m.buildViewLocked(res, n, call.From, pos)
 	m.noteRefsLocked(res, pos)
 	if !m.dirty {
 		return store.State{}, 0, false
@@ -214,13 +203,14 @@ func (m *Memory) recordResultLocked(res *compact.Result, call *engineCall, n int
 }
 
 // recordCompactionLocked appends the audit record of a new summary and
-// moves the window past what the session now summarizes, given the states
-// of the window's messages below n (see windowStatesLocked).
-func (m *Memory) recordCompactionLocked(res *compact.Result, n int, states []compact.MessageState) {
+// moves the window past what the session now summarizes.
+func (m *Memory) recordCompactionLocked(res *compact.Result, call *engineCall) {
 	newRec := false
 	if ev := res.Event; ev != nil && ev.SummaryID != "" && res.Summary != nil && res.Summary.ID == ev.SummaryID {
-		pos := make(map[string]int, m.windowLen(n))
-		m.windowLocked(n, func(i int) { pos[m.entries[i].id] = i })
+		pos := make(map[string]int, m.win.WindowLen())
+		for i := range m.win.Window(call.N, 0) {
+			pos[m.win.ID(i)] = i
+		}
 		rec := store.Record{SummaryRecord: *res.Summary}
 		for _, id := range res.Summary.OriginalMessageIDs {
 			if p, ok := pos[id]; ok {
@@ -231,8 +221,8 @@ func (m *Memory) recordCompactionLocked(res *compact.Result, n int, states []com
 		rec.OriginalMessageIDs = make([]string, len(rec.Positions))
 		msgs := make([]llms.ChatMessage, len(rec.Positions))
 		for k, p := range rec.Positions {
-			rec.OriginalMessageIDs[k] = m.entries[p].id
-			msgs[k] = m.entries[p].msg
+			rec.OriginalMessageIDs[k] = m.win.ID(p)
+			msgs[k] = m.msgs[p]
 		}
 		sum, err := HashMessages(msgs)
 		if err != nil {
@@ -242,117 +232,8 @@ func (m *Memory) recordCompactionLocked(res *compact.Result, n int, states []com
 		m.chain = append(m.chain, rec)
 		newRec = true
 	}
-	m.moveWindowLocked(n, states)
+	m.win.Advance(call.HistoryInput, res)
 	if newRec {
-		m.chain[len(m.chain)-1].UpTo = m.start
+		m.chain[len(m.chain)-1].UpTo = m.win.Start()
 	}
-}
-
-// moveWindowLocked moves the window past what the engine summarized, given
-// the states it reported for the window's messages below n: kept units (a
-// message, or an AI message calling tools with its results) before start
-// that are summarized now leave the window, and start advances over whole
-// units below n - minWindow, a summarized unit leaving the window, another
-// moving to the kept list. A unit partly summarized stops the advance, and
-// a move that would put a system message first after the leading ones is
-// not made (the engine would take it for a leading one). Nothing moves
-// until at least moveBatch messages can leave.
-func (m *Memory) moveWindowLocked(n int, states []compact.MessageState) {
-	if len(states) != m.windowLen(n) {
-		return
-	}
-	summarized := make(map[int]bool, len(states))
-	j := 0
-	m.windowLocked(n, func(i int) {
-		summarized[i] = states[j].Summarized()
-		j++
-	})
-	kept, excluded := m.prunedKeptLocked(summarized)
-	x, more, ex := m.advanceLocked(n, summarized)
-	kept, excluded = append(kept, more...), excluded+ex
-	head := func(start int, kept []int) int {
-		if len(kept) > 0 {
-			return kept[0]
-		}
-		return start
-	}
-	if h := head(x, kept); excluded < moveBatch || (h < len(m.entries) && h != head(m.start, m.kept) &&
-		m.entries[h].mc.Role == llms.ChatMessageTypeSystem) {
-		return
-	}
-	m.rebuildWindowLocked(x, kept)
-}
-
-// isCallLocked and isToolLocked classify entry i for the engine's unit
-// rules (compact.OpensToolRound, compact.IsToolResult).
-func (m *Memory) isCallLocked(i int) bool { return compact.OpensToolRound(m.entries[i].mc) }
-
-func (m *Memory) isToolLocked(i int) bool { return compact.IsToolResult(m.entries[i].mc) }
-
-// prunedKeptLocked returns the kept list without its units that are now
-// wholly summarized, and how many messages it left out.
-func (m *Memory) prunedKeptLocked(summarized map[int]bool) (kept []int, excluded int) {
-	kept = make([]int, 0, len(m.kept))
-	for j := 0; j < len(m.kept); {
-		k := j + 1
-		if m.isCallLocked(m.kept[j]) {
-			for k < len(m.kept) && m.kept[k] == m.kept[k-1]+1 && m.isToolLocked(m.kept[k]) {
-				k++
-			}
-		}
-		if all, _ := classifyUnit(m.kept[j:k], summarized); all {
-			excluded += k - j
-		} else {
-			kept = append(kept, m.kept[j:k]...)
-		}
-		j = k
-	}
-	return kept, excluded
-}
-
-// advanceLocked returns how far start can advance over whole units below
-// n - minWindow, the units it passes that stay in the context (for the kept
-// list), and how many messages it passes that are summarized.
-func (m *Memory) advanceLocked(n int, summarized map[int]bool) (x int, kept []int, excluded int) {
-	x = m.start
-	limit := n - m.o.minWindow
-	unit := make([]int, 0, 8)
-	for x < limit {
-		unit = append(unit[:0], x)
-		y := x + 1
-		if m.isCallLocked(x) {
-			for y < n && m.isToolLocked(y) {
-				unit = append(unit, y)
-				y++
-			}
-		}
-		if y > limit {
-			break
-		}
-		all, none := classifyUnit(unit, summarized)
-		if !all && !none {
-			break // partly summarized
-		}
-		if all {
-			excluded += y - x
-		} else {
-			kept = append(kept, unit...)
-		}
-		x = y
-	}
-	return x, kept, excluded
-}
-
-// classifyUnit reports whether every message of unit is summarized, and
-// whether none is.
-func classifyUnit(unit []int, summarized map[int]bool) (all, none bool) {
-	all, none = true, true
-	for _, k := range unit {
-		if summarized[k] {
-			none = false
-		} else {
-			all = false
-		}
-	}
-	return all, none
 }

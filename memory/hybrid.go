@@ -198,21 +198,21 @@ func (m *Memory) semanticRange(cut int) (rng []ranged, missing, texts []string) 
 	defer m.mu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	cut = min(cut, len(m.entries))
+	cut = min(cut, m.win.Len())
 	lo := max(0, cut-s.limit)
 	rng = make([]ranged, 0, cut-lo)
 	for q := lo; q < cut; q++ {
-		e := &m.entries[q]
-		if _, ok := s.vecs[e.id]; ok {
-			rng = append(rng, ranged{q, e.id})
+		id, mc := m.win.ID(q), m.win.Message(q)
+		if _, ok := s.vecs[id]; ok {
+			rng = append(rng, ranged{q, id})
 			continue
 		}
-		text := textOf(e.mc)
-		if e.mc.Role == llms.ChatMessageTypeSystem || text == "" {
+		text := textOf(mc)
+		if mc.Role == llms.ChatMessageTypeSystem || text == "" {
 			continue
 		}
-		rng = append(rng, ranged{q, e.id})
-		missing = append(missing, e.id)
+		rng = append(rng, ranged{q, id})
+		missing = append(missing, id)
 		texts = append(texts, msg.HeadBytes(text, maxEmbedBytes))
 	}
 	if len(s.vecs)+len(missing) > s.limit {

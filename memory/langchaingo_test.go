@@ -140,9 +140,9 @@ func TestWindowTurnsWithToolRounds(t *testing.T) {
 		require.Equal(t, want, humans, "turn %d", i)
 		require.Len(t, got, 1+4*len(want), "turn %d: system + (human, AI call, tool, AI) per turn", i)
 		m.mu.Lock()
-		win := len(m.win)
+		win := m.win.WindowLen()
 		m.mu.Unlock()
-		require.LessOrEqual(t, win, 1+8+DefaultMinWindow+moveBatch+4, "turn %d: the window stays bounded", i)
+		require.LessOrEqual(t, win, 1+8+DefaultMinWindow+compact.HistoryMoveBatch+4, "turn %d: the window stays bounded", i)
 	}
 }
 

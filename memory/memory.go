@@ -50,28 +50,23 @@ type Memory struct {
 	// ownHistory: the history is the store's own (store.HistoryStore), so
 	// its state version can be read with it (store.VersionedHistory).
 	ownHistory bool
-	pool       *Pool
-	own        bool // the pool is private: Close closes it
-	// The tokens of the prompt reserve (WithPromptReserve), those a
-	// message and a summary message add to their text, set once by New.
+	// The tokens of the prompt reserve (WithPromptReserve) and those a
+	// message adds to its text, set once by New.
 	reserveTok int
 	msgTok     int
-	summaryTok int
-	// Scratch slices of the engine calls made under engineMu.
-	scratch    []llms.MessageContent
-	scratchIDs []string
+	// scratch holds the engine calls' inputs made under engineMu
+	// (compact.History.Input reuses its slices).
+	scratch compact.HistoryInput
 
 	engineMu sync.Mutex // one engine call (and its save) at a time
 	histMu   sync.Mutex // calls into the history, one at a time
 
-	mu         sync.Mutex
-	entries    []entry
-	names      compact.MessageNamer // names the history's messages (their ids)
-	win        []llms.MessageContent
-	winIDs     []string // the ids of win's messages in the whole history
-	lead       int      // leading system messages of the history
-	start      int      // the window's start (summarized-up-to position)
-	kept       []int    // positions before start still in the window
+	mu sync.Mutex
+	// msgs are the history's messages as it returned them, and win the
+	// same in the engine's form, with their ids, counts and the window the
+	// engine is given (compact.History).
+	msgs       []llms.ChatMessage
+	win        *compact.History
 	epoch      uint64
 	epochKnown bool
 	histNil    bool // the history's last Messages() result was nil
@@ -89,11 +84,8 @@ type Memory struct {
 	lossy      bool           // the history drops tool calls or tool messages
 	closed     bool
 	async      bool
-	running    bool
-	pending    bool
-	idle       chan struct{}
-	bgErr      error
-	rt         retrieval // retrieve.go
+	bg         background // async.go
+	rt         retrieval  // retrieve.go
 }
 
 var _ schema.Memory = (*Memory)(nil)
@@ -138,12 +130,13 @@ func New(c *compact.Compactor, opts ...Option) *Memory {
 	}
 	m.inc, _ = m.hist.(store.IncrementalHistory)
 	m.sess = compact.NewSession(o.sessionID)
+	m.win = compact.NewHistory(o.minWindow)
 	m.setupReserve()
 	switch {
 	case o.pool != nil:
-		m.pool, m.async = o.pool, true
+		m.bg.pool, m.async = o.pool, true
 	case o.workers > 0:
-		m.pool, m.own, m.async = NewPool(o.workers), true, true
+		m.bg.pool, m.bg.own, m.async = NewPool(o.workers), true, true
 	}
 	m.setupRetrieval()
 	return m
@@ -245,17 +238,14 @@ func (m *Memory) context(ctx context.Context, pend *pendingInput) ([]llms.ChatMe
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if !m.view.valid || m.view.n > len(m.entries) {
+	if !m.view.valid || m.view.n > len(m.msgs) {
 		m.view = m.stateViewLocked(ctx)
 	}
 	v := m.view
-	if async && len(m.entries) > v.n {
+	if async && len(m.msgs) > v.n {
 		m.scheduleLocked()
 	}
-	tail := make([]llms.ChatMessage, 0, len(m.entries)-v.n)
-	for i := v.n; i < len(m.entries); i++ {
-		tail = append(tail, m.entries[i].msg)
-	}
+	tail := append([]llms.ChatMessage(nil), m.msgs[v.n:]...)
 	if m.o.returnMessages {
 		if len(v.msgs)+len(tail) == 0 && m.inc == nil && m.histNil {
 			return nil, "", nil
@@ -413,9 +403,8 @@ func (m *Memory) Clear(ctx context.Context) error {
 		return err
 	}
 	m.mu.Lock()
-	m.entries, m.win, m.winIDs, m.kept = nil, nil, nil, nil
-	m.lead, m.start = 0, 0
-	m.names = compact.MessageNamer{}
+	m.msgs = nil
+	m.win.Clear()
 	m.epochKnown = false
 	m.resetLocked()
 	m.mu.Unlock()
@@ -516,7 +505,7 @@ func Contents(msgs []llms.ChatMessage) []llms.MessageContent {
 	out := make([]llms.MessageContent, 0, len(msgs))
 	for _, cm := range withoutNil(msgs) {
 		mc := toContent(cm, m.toolNameLocked)
-		m.entries = append(m.entries, entry{msg: cm})
+		m.msgs = append(m.msgs, cm)
 		out = append(out, mc)
 	}
 	return out
@@ -536,31 +525,28 @@ func (m *Memory) Stats(ctx context.Context) (compact.Stats, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	st := m.sess.Stats()
-	st.MessagesTotal = len(m.entries)
+	n := len(m.msgs)
+	st.MessagesTotal = n
 	st.Summaries = len(m.chain)
 	var counter *budget.TokenCounter
 	if m.c != nil {
 		counter = m.c.Counter()
 	}
 	original := 0
-	for i := range m.entries {
-		e := &m.entries[i]
-		if e.tok < 0 {
-			e.tok = counter.CountMessage(e.mc)
-		}
-		original += e.tok
+	for i := range n {
+		original += m.win.Tokens(counter, i)
 	}
-	if len(m.entries) > 0 {
+	if n > 0 {
 		original += budget.ReplyPriming
 	}
 	active := original
-	if v := m.view; v.valid && v.tokens >= 0 && v.n <= len(m.entries) {
+	if v := m.view; v.valid && v.tokens >= 0 && v.n <= n {
 		active = v.tokens
-		if v.n == 0 && len(m.entries) > 0 {
+		if v.n == 0 && n > 0 {
 			active += budget.ReplyPriming
 		}
-		for i := v.n; i < len(m.entries); i++ {
-			active += m.entries[i].tok
+		for i := v.n; i < n; i++ {
+			active += m.win.Tokens(counter, i)
 		}
 	}
 	return st.WithTokens(original, active), nil

@@ -80,7 +80,7 @@ func TestOriginalsKeptAndAudited(t *testing.T) {
 	}
 	m.mu.Lock()
 	kept := map[int]bool{}
-	for _, p := range m.kept {
+	for _, p := range m.win.Kept() {
 		kept[p] = true
 	}
 	m.mu.Unlock()

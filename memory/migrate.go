@@ -39,22 +39,19 @@ func engineFormVersion(js []byte) int {
 // their ids in the window it was given (history[:lead] + history[Kept...]
 // + history[UpTo:HistoryLen], the "~n" suffix of a repeated message
 // counted within the window); the Memory now gives the engine each
-// message's id in the whole history. The entries must hold at least
+// message's id in the whole history. The Memory must hold at least
 // st.HistoryLen messages (checkStateLocked has checked).
 func (m *Memory) migrateV1Locked(sess *compact.Session, st store.State) {
 	rename := make(map[string]string)
 	var window compact.MessageNamer // ids within the window, as version 1 named them
-	add := func(i int) {
-		e := m.entries[i]
-		rename[window.Add(e.mc)] = e.id
-	}
-	for i := 0; i < m.lead && i < st.HistoryLen; i++ {
+	add := func(i int) { rename[window.Add(m.win.Message(i))] = m.win.ID(i) }
+	for i := 0; i < m.win.Lead() && i < st.HistoryLen; i++ {
 		add(i)
 	}
 	for _, i := range st.Kept {
 		add(i)
 	}
-	for i := max(st.UpTo, m.lead); i < st.HistoryLen; i++ {
+	for i := max(st.UpTo, m.win.Lead()); i < st.HistoryLen; i++ {
 		add(i)
 	}
 	sess.RenameIDs(rename)

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/recall"
 	"log/slog"
 	"time"
@@ -18,7 +19,7 @@ const (
 	DefaultAIPrefix    = "AI"
 	DefaultSessionID   = "default"
 	// DefaultMinWindow is the default of [WithMinWindow].
-	DefaultMinWindow = 32
+	DefaultMinWindow = compact.DefaultMinWindow
 )
 
 type options struct {
@@ -167,7 +168,7 @@ func WithRecallOptions(opts ...recall.Option) Option {
 // covers are left out of it, which keeps the cost of a turn independent of
 // the conversation's length. It must be at least the engine's minMessages
 // (default 12) for the trigger to behave exactly as on the whole history.
-// Default 32; values below 1 mean the default.
+// Default 32 (compact.DefaultMinWindow); values below 1 mean the default.
 func WithMinWindow(n int) Option {
 	return func(o *options) {
 		if n >= 1 {

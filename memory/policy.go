@@ -28,7 +28,7 @@ const conversationSlack = 0.03
 // summary points to the recall tool only when there is one.
 func (m *Memory) policyOptions(c *engineCall) []compact.CallOption {
 	hint := m.recallHintOption()
-	for _, mc := range c.msgs {
+	for _, mc := range c.Messages {
 		if mc.Role == llms.ChatMessageTypeTool || msg.HasToolCall(mc) {
 			return []compact.CallOption{hint}
 		}

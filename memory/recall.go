@@ -35,8 +35,8 @@ func (m *Memory) noteRefsLocked(res *compact.Result, pos []int) {
 func (m *Memory) noteChainRefsLocked() {
 	for _, r := range m.chain {
 		for _, p := range r.Positions {
-			if p >= 0 && p < len(m.entries) {
-				m.setRefLocked(compact.Ref(m.o.sessionID, m.entries[p].id), p)
+			if p >= 0 && p < len(m.msgs) {
+				m.setRefLocked(compact.Ref(m.o.sessionID, m.win.ID(p)), p)
 			}
 		}
 	}
@@ -61,7 +61,7 @@ func (s recallSource) Original(ctx context.Context, ref string) (store.Original,
 	s.m.mu.Lock()
 	defer s.m.mu.Unlock()
 	p, ok := s.m.recallRefs[ref]
-	if !ok || p >= len(s.m.entries) {
+	if !ok || p >= len(s.m.msgs) {
 		return store.Original{}, fmt.Errorf("memory: original ref:%s: %w", ref, store.ErrNotFound)
 	}
 	return s.m.originalLocked(ref, p), nil
@@ -84,7 +84,7 @@ func (s recallSource) Search(ctx context.Context, query string, limit int) ([]st
 		byPos[p] = ref
 	}
 	var out []store.Original
-	for p := 0; p < len(s.m.entries) && len(out) < limit; p++ {
+	for p := 0; p < len(s.m.msgs) && len(out) < limit; p++ {
 		ref, ok := byPos[p]
 		if !ok {
 			continue
@@ -143,5 +143,5 @@ func (m *Memory) recallSource(ctx context.Context) (recall.Source, error) {
 
 // originalLocked returns the original of the entry at position p.
 func (m *Memory) originalLocked(ref string, p int) store.Original {
-	return recall.OriginalOf(ref, m.entries[p].id, m.entries[p].mc)
+	return recall.OriginalOf(ref, m.win.ID(p), m.win.Message(p))
 }

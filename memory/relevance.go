@@ -22,8 +22,8 @@ const minRelevance = 0.3
 // relevance of retrieval hits.
 type termStats struct {
 	gen    uint64 // the Memory's state generation they were counted at
-	n      int    // messages counted: m.entries[:n]
-	lastID string // the id of m.entries[n-1], to notice a replaced history
+	n      int    // messages counted: the history's first n
+	lastID string // the id of message n-1, to notice a replaced history
 	df     map[string]int
 }
 
@@ -31,16 +31,16 @@ type termStats struct {
 // yet (all of them again when the history was replaced). Requires m.mu.
 func (m *Memory) updateTermsLocked() *termStats {
 	ts := &m.rt.terms
-	if ts.df == nil || ts.gen != m.gen || ts.n > len(m.entries) || (ts.n > 0 && m.entries[ts.n-1].id != ts.lastID) {
+	if ts.df == nil || ts.gen != m.gen || ts.n > m.win.Len() || (ts.n > 0 && m.win.ID(ts.n-1) != ts.lastID) {
 		*ts = termStats{gen: m.gen, df: map[string]int{}}
 	}
-	for ; ts.n < len(m.entries); ts.n++ {
-		for _, w := range store.SearchKeys(textOf(m.entries[ts.n].mc)) {
+	for ; ts.n < m.win.Len(); ts.n++ {
+		for _, w := range store.SearchKeys(textOf(m.win.Message(ts.n))) {
 			ts.df[w]++
 		}
 	}
 	if ts.n > 0 {
-		ts.lastID = m.entries[ts.n-1].id
+		ts.lastID = m.win.ID(ts.n - 1)
 	}
 	return ts
 }
@@ -54,8 +54,8 @@ func (m *Memory) updateTermsLocked() *termStats {
 func (m *Memory) relevanceLocked(ts *termStats, terms []string, pos ...int) float64 {
 	has := map[string]bool{}
 	for _, p := range pos {
-		if p >= 0 && p < len(m.entries) {
-			for _, w := range store.SearchKeys(textOf(m.entries[p].mc)) {
+		if p >= 0 && p < m.win.Len() {
+			for _, w := range store.SearchKeys(textOf(m.win.Message(p))) {
 				has[w] = true
 			}
 		}

@@ -19,7 +19,7 @@ func TestRelevantHits(t *testing.T) {
 	require.NoError(t, err)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	require.Equal(t, 40, len(m.entries))
+	require.Equal(t, 40, len(m.msgs))
 	hits := []store.Hit{{Pos: 6, Score: 2}, {Pos: 10, Score: 1}}
 	got := m.relevantHitsLocked("Does Marisol still work in Valparaiso with the trains?", hits)
 	assert.Equal(t, []store.Hit{{Pos: 6, Score: 2}}, got, "the Marisol turn, not a turn about trains")

@@ -181,7 +181,7 @@ func (m *Memory) planRetrieval(ctx context.Context, pend *pendingInput) {
 	older := make(map[int]string, len(p.hits))
 	for _, h := range p.hits {
 		for q := max(h.Pos-1, 0); q <= h.Pos+1 && q < cut; q++ {
-			older[q] = compact.Ref(m.o.sessionID, m.entries[q].id) // the ref it will show
+			older[q] = compact.Ref(m.o.sessionID, m.win.ID(q)) // the ref it will show
 		}
 	}
 	_, _, used := m.retrievedBlockLocked(p, older, m.rt.reserve)
@@ -197,8 +197,8 @@ func (m *Memory) planRetrieval(ctx context.Context, pend *pendingInput) {
 func (m *Memory) outOfContextLocked(hits []store.Hit) map[int]string {
 	out := make(map[int]string, 3*len(hits))
 	for _, h := range hits {
-		for q := max(h.Pos-1, 0); q <= h.Pos+1 && q < len(m.entries); q++ {
-			ref := compact.Ref(m.o.sessionID, m.entries[q].id)
+		for q := max(h.Pos-1, 0); q <= h.Pos+1 && q < m.win.Len(); q++ {
+			ref := compact.Ref(m.o.sessionID, m.win.ID(q))
 			if p, ok := m.recallRefs[ref]; ok && p == q {
 				out[q] = ref
 			}
@@ -224,12 +224,8 @@ func (m *Memory) bufferCutLocked(pend *pendingInput) int {
 // history whose messages fit room tokens.
 func (m *Memory) cutAtLocked(room int) int {
 	counter := m.c.Counter()
-	for i := len(m.entries) - 1; i >= 0; i-- {
-		e := &m.entries[i]
-		if e.tok < 0 {
-			e.tok = counter.CountMessage(e.mc)
-		}
-		if room -= e.tok; room < 0 {
+	for i := m.win.Len() - 1; i >= 0; i-- {
+		if room -= m.win.Tokens(counter, i); room < 0 {
 			return i + 1
 		}
 	}
@@ -327,7 +323,7 @@ func (m *Memory) retrievedBlockLocked(p *retrievalPlan, cand map[int]string, roo
 		return true
 	}
 	for _, h := range p.hits {
-		if _, ok := cand[h.Pos]; !ok || h.Pos >= len(m.entries) || lines[h.Pos] != "" {
+		if _, ok := cand[h.Pos]; !ok || h.Pos >= m.win.Len() || lines[h.Pos] != "" {
 			continue
 		}
 		if r := m.replyLocked(h.Pos); r > 0 && lines[r] == "" {
@@ -358,7 +354,7 @@ func (m *Memory) retrievedBlockLocked(p *retrievalPlan, cand map[int]string, roo
 // one at p (the next one, of the other role: the user's answer to what the
 // AI said, or the AI's reply to the user), or -1.
 func (m *Memory) replyLocked(p int) int {
-	if p < 0 || p+1 >= len(m.entries) || !replies(m.entries[p].mc.Role, m.entries[p+1].mc.Role) {
+	if p < 0 || p+1 >= m.win.Len() || !replies(m.win.Message(p).Role, m.win.Message(p+1).Role) {
 		return -1
 	}
 	return p + 1
@@ -375,12 +371,12 @@ func replies(a, b llms.ChatMessageType) bool {
 // "[ref:ID] Prefix: content".
 func (m *Memory) retrievedLine(p int, ref string) string {
 	prefix := m.o.humanPrefix
-	switch m.entries[p].mc.Role {
+	switch m.win.Message(p).Role {
 	case llms.ChatMessageTypeAI:
 		prefix = m.o.aiPrefix
 	case llms.ChatMessageTypeHuman:
 	default:
-		prefix = string(m.entries[p].mc.Role)
+		prefix = string(m.win.Message(p).Role)
 	}
-	return "[" + compact.RefPrefix + ref + "] " + prefix + ": " + textOf(m.entries[p].mc)
+	return "[" + compact.RefPrefix + ref + "] " + prefix + ": " + textOf(m.win.Message(p))
 }

@@ -125,11 +125,10 @@ func BenchmarkSemanticColdCache(b *testing.B) {
 	m := New(c, WithEmbedder(embedtest.New(benchEmbedDim)))
 	for i := range 10000 {
 		in, out := chatTurn(i)
-		m.entries = append(m.entries,
-			entry{mc: toContent(llms.HumanChatMessage{Content: fmt.Sprintf("%s (%d)", in, i)}, nil), id: fmt.Sprintf("h%d", i), tok: -1},
-			entry{mc: toContent(llms.AIChatMessage{Content: out}, nil), id: fmt.Sprintf("a%d", i), tok: -1})
+		m.win.Append(toContent(llms.HumanChatMessage{Content: fmt.Sprintf("%s (%d)", in, i)}, nil))
+		m.win.Append(toContent(llms.AIChatMessage{Content: out}, nil))
 	}
-	cut := len(m.entries) - 40
+	cut := m.win.Len() - 40
 	b.ReportAllocs()
 	for b.Loop() {
 		clear(m.rt.sem.vecs)

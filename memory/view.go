@@ -13,7 +13,7 @@ import (
 // messages, as chat messages.
 type cachedView struct {
 	valid     bool
-	n         int                // the view stands for entries[:n]
+	n         int                // the view stands for the history's first n messages
 	from      int                // the turn start of the engine call (WithWindowTurns)
 	msgs      []llms.ChatMessage // the context; never modified once built
 	summary   int                // index of the summary message in msgs, or -1
@@ -25,7 +25,7 @@ type cachedView struct {
 	prefixes  [2]string // the human and AI prefixes of text
 }
 
-// buildViewLocked maps an engine result for entries[:n] (the window from
+// buildViewLocked maps an engine result for the first n messages (the window from
 // the turn start from; the engine leaves the pending input out, see
 // compact.WithPending) back to chat messages. Messages the engine passed
 // through unchanged are the history's own values (so a GenericChatMessage
@@ -42,12 +42,9 @@ func (m *Memory) buildViewLocked(res *compact.Result, n, from int, pos []int) ca
 	// new messages, unchanged (prefix stability): extend the previous view.
 	if old := m.view; old.valid && old.gen == m.gen && old.from == from && old.engineLen >= 0 && !res.Compacted && len(res.Repairs) == 0 &&
 		old.n <= n && len(res.Messages) == old.engineLen+n-old.n &&
-		(n == old.n || msg.Equal(res.Messages[len(res.Messages)-1], m.entries[n-1].mc)) {
+		(n == old.n || msg.Equal(res.Messages[len(res.Messages)-1], m.win.Message(n-1))) {
 		v.summary = old.summary
-		v.msgs = old.msgs[:len(old.msgs):len(old.msgs)]
-		for i := old.n; i < n; i++ {
-			v.msgs = append(v.msgs, m.entries[i].msg)
-		}
+		v.msgs = append(old.msgs[:len(old.msgs):len(old.msgs)], m.msgs[old.n:n]...)
 		if old.textOK {
 			if tail, ok := renderFast(v.msgs[len(old.msgs):], -1, old.prefixes[0], old.prefixes[1]); ok {
 				v.text, v.textOK, v.prefixes = joinLines(old.text, tail), true, old.prefixes
@@ -56,22 +53,15 @@ func (m *Memory) buildViewLocked(res *compact.Result, n, from int, pos []int) ca
 		return v
 	}
 	if res.Summary == nil && !res.Compacted && m.sess.Stats().Compactions == 0 &&
-		(m.o.windowTurns > 0 || m.start == m.lead && len(m.kept) == 0) {
+		(m.o.windowTurns > 0 || m.win.Start() == m.win.Lead() && len(m.win.Kept()) == 0) {
 		v.msgs = make([]llms.ChatMessage, 0, len(res.States))
-		m.windowFromLocked(n, from, func(i int) { v.msgs = append(v.msgs, m.entries[i].msg) })
+		for i := range m.win.Window(n, from) {
+			v.msgs = append(v.msgs, m.msgs[i])
+		}
 		return v
 	}
 	v.msgs, v.summary = m.mapResultLocked(res, pos)
 	return v
-}
-
-// windowPositionsLocked returns the history positions of the window's
-// messages below n from the turn start from, in window order: what the
-// engine's input index i stands for.
-func (m *Memory) windowPositionsLocked(n, from int) []int {
-	pos := make([]int, 0, m.windowLen(n))
-	m.windowFromLocked(n, from, func(i int) { pos = append(pos, i) })
-	return pos
 }
 
 // mapResultLocked converts the engine's output for the window whose
@@ -86,11 +76,11 @@ func (m *Memory) mapResultLocked(res *compact.Result, pos []int) ([]llms.ChatMes
 			src = res.Origin[k]
 		}
 		switch {
-		case src < 0 && summary < 0 && res.Summary != nil && isSummary(om):
+		case k == res.SummaryIndex:
 			summary = len(msgs)
 			msgs = append(msgs, llms.HumanChatMessage{Content: textOf(om)})
-		case src >= 0 && src < len(pos) && res.States[src] == compact.StateKept && msg.Equal(om, m.entries[pos[src]].mc):
-			msgs = append(msgs, m.entries[pos[src]].msg)
+		case src >= 0 && src < len(pos) && res.States[src] == compact.StateKept && msg.Equal(om, m.win.Message(pos[src])):
+			msgs = append(msgs, m.msgs[pos[src]])
 		default:
 			msgs = append(msgs, fromContent(om)...)
 		}
@@ -98,43 +88,35 @@ func (m *Memory) mapResultLocked(res *compact.Result, pos []int) ([]llms.ChatMes
 	return msgs, summary
 }
 
-// stateViewLocked is the context of entries[:n] (n = len(entries)) as the
+// stateViewLocked is the context of the history as read as the
 // session's state describes it, without compacting: the engine's view of
 // the window. Async mode uses it until its first background result is
 // ready. Without an engine (or if the view fails) it is the history
 // verbatim (with WithWindowTurns, its leading system messages and last
 // turns).
 func (m *Memory) stateViewLocked(ctx context.Context) cachedView {
-	n := len(m.entries)
+	n := len(m.msgs)
 	v := cachedView{valid: true, n: n, summary: -1, tokens: -1, engineLen: -1, gen: m.gen}
 	if m.c != nil {
-		c := m.engineCallLocked(nil, false)
-		res, err := m.c.View(ctx, m.sess, c.msgs, append(c.options(), m.recallHintOption())...)
+		c := m.engineCallLocked(nil, nil)
+		res, err := m.c.View(ctx, m.sess, c.Messages, append(c.options(), m.recallHintOption())...)
 		if err == nil {
-			pos := m.windowPositionsLocked(n, c.from)
+			pos := m.win.Positions(c.HistoryInput)
 			v.msgs, v.summary = m.mapResultLocked(res, pos)
 			m.noteRefsLocked(res, pos)
-			v.tokens, v.engineLen, v.from = res.Tokens, len(res.Messages), c.from
+			v.tokens, v.engineLen, v.from = res.Tokens, len(res.Messages), c.From
 			return v
 		}
 		m.log.Warn("memory: view of the stored state failed; showing the history", "session", m.o.sessionID, "err", err)
 	}
-	v.from = m.turnStartLocked(n) // with WithWindowTurns, its last turns
+	v.from = m.win.TurnStart(n, m.o.windowTurns) // with WithWindowTurns, its last turns
 	v.msgs = make([]llms.ChatMessage, 0, n)
 	for i := range n {
-		if i < m.lead || i >= v.from {
-			v.msgs = append(v.msgs, m.entries[i].msg)
+		if i < m.win.Lead() || i >= v.from {
+			v.msgs = append(v.msgs, m.msgs[i])
 		}
 	}
 	return v
-}
-
-func isSummary(mc llms.MessageContent) bool {
-	if mc.Role != llms.ChatMessageTypeHuman || len(mc.Parts) != 1 {
-		return false
-	}
-	t, ok := mc.Parts[0].(llms.TextContent)
-	return ok && strings.HasPrefix(t.Text, compact.SummaryPreamble)
 }
 
 func textOf(mc llms.MessageContent) string { return msg.Text(mc) }

@@ -98,7 +98,7 @@ func TestWindowMatchesWholeHistory(t *testing.T) {
 				v, err := m.LoadMemoryVariables(ctx, nil)
 				require.NoError(t, err)
 				got := asContent(v["history"].([]llms.ChatMessage))
-				res, err := c.Compact(ctx, whole, asContent(all), m.policyOptions(&engineCall{msgs: asContent(all)})...)
+				res, err := c.Compact(ctx, whole, asContent(all), m.policyOptions(&engineCall{HistoryInput: compact.HistoryInput{Messages: asContent(all)}})...)
 				require.NoError(t, err)
 				want := res.Messages
 				if whole.Stats().Compactions == 0 {
@@ -106,12 +106,12 @@ func TestWindowMatchesWholeHistory(t *testing.T) {
 				}
 				require.Equal(t, want, got, "after %d messages", len(all))
 				m.mu.Lock()
-				moved = moved || m.start > m.lead
-				win := len(m.win)
+				moved = moved || m.win.Start() > m.win.Lead()
+				win := m.win.WindowLen()
 				m.mu.Unlock()
 				// The window holds what the context holds, plus the recent
 				// messages it always keeps: it does not grow with the history.
-				require.LessOrEqual(t, win, len(got)+16+moveBatch+tc.step, "after %d messages", len(all))
+				require.LessOrEqual(t, win, len(got)+16+compact.HistoryMoveBatch+tc.step, "after %d messages", len(all))
 			}
 			require.True(t, moved || !tc.moves, "the window never moved")
 			require.NoError(t, m.Verify(ctx))

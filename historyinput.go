@@ -1,0 +1,83 @@
+package compact
+
+import (
+	"sort"
+
+	"github.com/tmc/langchaingo/llms"
+)
+
+// HistoryInput is the input of one engine call over a [History]'s first N
+// messages: the window's messages the call is given (all of them, or from
+// a turn start From on besides the leading system messages), their ids,
+// and how many of the N messages it leaves out. Give it to the engine with
+// its [HistoryInput.Options].
+type HistoryInput struct {
+	// Messages and IDs are the messages the call is given and their ids in
+	// the whole conversation, index for index. The History never writes
+	// them in place (a later Input given them as its buffer does); the
+	// caller must not modify them.
+	Messages []llms.MessageContent
+	IDs      []string
+	// N is the number of the History's messages the input stands for, From
+	// the turn start it was built from (0: the whole window), Omitted the
+	// messages below N it leaves out (N - len(Messages)).
+	N, From, Omitted int
+}
+
+// Options returns the call options that tell the engine the input's ids
+// and omitted messages ([WithMessageIDs], [WithOmitted]).
+func (in HistoryInput) Options() []CallOption {
+	return []CallOption{WithMessageIDs(in.IDs), WithOmitted(in.Omitted)}
+}
+
+// Input returns the input of an engine call over every message held, from
+// the turn start from (0: the whole window; see [History.TurnStart]). When
+// it is the whole window, its slices are the window's own (not copied);
+// otherwise they are built in buf's slices when buf is not nil and they
+// are large enough (the caller then owns buf's previous input no longer),
+// else in new ones.
+func (h *History) Input(from int, buf *HistoryInput) HistoryInput {
+	n := len(h.msgs)
+	in := HistoryInput{N: n, From: from}
+	// The window is lead | kept | start..n-1; the input skips the kept
+	// positions and the positions from start on that lie below from.
+	kb, sb := h.lead, h.lead+len(h.kept)
+	segs := [3][2]int{{0, h.lead}, {kb + sort.SearchInts(h.kept, from), sb}, {sb + max(0, from-h.start), len(h.win)}}
+	size := 0
+	for _, s := range segs {
+		size += max(0, s[1]-s[0])
+	}
+	in.Omitted = n - size
+	if size == len(h.win) {
+		in.Messages, in.IDs = h.win[:size:size], h.winIDs[:size:size]
+		return in
+	}
+	if buf != nil && cap(buf.Messages) >= size && cap(buf.IDs) >= size {
+		in.Messages, in.IDs = buf.Messages[:0], buf.IDs[:0]
+	} else {
+		in.Messages = make([]llms.MessageContent, 0, size+size/4)
+		in.IDs = make([]string, 0, size+size/4)
+	}
+	for _, s := range segs {
+		if s[1] > s[0] {
+			in.Messages = append(in.Messages, h.win[s[0]:s[1]]...)
+			in.IDs = append(in.IDs, h.winIDs[s[0]:s[1]]...)
+		}
+	}
+	if buf != nil {
+		*buf = in
+	}
+	return in
+}
+
+// Positions returns the position in the conversation of each message of
+// in, index for index: what the engine's input index i (a Result's States,
+// Refs and Origin) stands for. Call it before [History.Advance] moves the
+// window.
+func (h *History) Positions(in HistoryInput) []int {
+	pos := make([]int, 0, len(in.Messages))
+	for i := range h.Window(in.N, in.From) {
+		pos = append(pos, i)
+	}
+	return pos
+}
