@@ -78,6 +78,12 @@ func (c *TokenCounter) CountMessages(msgs []llms.MessageContent) int {
 	return total
 }
 
+// MessageTokens returns the tokens every message adds to its parts (its
+// role and framing): MessageOverhead unless the counter was built with
+// another (WithMessageOverhead). CountMessage of a message with one empty
+// text part returns exactly this.
+func (c *TokenCounter) MessageTokens() int { return c.messageOverhead() }
+
 func (c *TokenCounter) messageOverhead() int {
 	if c == nil {
 		return MessageOverhead

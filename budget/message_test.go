@@ -173,3 +173,12 @@ func TestHashDistinguishesParts(t *testing.T) {
 		c.hashMessage(llms.MessageContent{Parts: []llms.ContentPart{llms.TextPart("ab")}}),
 		c.hashMessage(llms.MessageContent{Parts: []llms.ContentPart{&llms.TextContent{Text: "ab"}}}))
 }
+
+func TestMessageTokens(t *testing.T) {
+	for _, overhead := range []int{MessageOverhead, 0, 7} {
+		c, err := NewCounter("gpt-4o", WithMessageOverhead(overhead))
+		require.NoError(t, err)
+		assert.Equal(t, overhead, c.MessageTokens())
+		assert.Equal(t, c.MessageTokens(), c.CountMessage(llms.TextParts(llms.ChatMessageTypeSystem, "")))
+	}
+}

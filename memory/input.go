@@ -29,19 +29,17 @@ AI:`
 
 // setupReserve counts the prompt reserve (WithPromptReserve): the tokens
 // every engine call reserves (compact.WithReserve), those of the template
-// as a system message. It also counts what a message adds to its text
-// (the per-message overhead), for reserveFor.
+// as a system message.
 func (m *Memory) setupReserve() {
 	if m.c == nil {
 		return
 	}
 	counter := m.c.Counter()
-	m.msgTok = counter.CountMessage(llms.TextParts(llms.ChatMessageTypeSystem, "")) - counter.Count("")
 	switch {
 	case m.o.promptReserve < 0:
 		m.reserveTok = counter.CountMessage(llms.TextParts(llms.ChatMessageTypeSystem, DefaultPromptTemplate))
 	case m.o.promptReserve > 0:
-		m.reserveTok = min(m.o.promptReserve, m.c.Budget()) + m.msgTok
+		m.reserveTok = min(m.o.promptReserve, m.c.Budget()) + counter.MessageTokens()
 	}
 }
 

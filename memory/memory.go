@@ -50,10 +50,8 @@ type Memory struct {
 	// ownHistory: the history is the store's own (store.HistoryStore), so
 	// its state version can be read with it (store.VersionedHistory).
 	ownHistory bool
-	// The tokens of the prompt reserve (WithPromptReserve) and those a
-	// message adds to its text, set once by New.
+	// The tokens of the prompt reserve (WithPromptReserve), set once by New.
 	reserveTok int
-	msgTok     int
 	// scratch holds the engine calls' inputs made under engineMu
 	// (compact.History.Input reuses its slices).
 	scratch compact.HistoryInput

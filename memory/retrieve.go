@@ -239,8 +239,9 @@ func (m *Memory) reserveFor(pend *pendingInput) int {
 	if pend == nil || pend.ret == nil || pend.ret.reserve == 0 {
 		return m.reserveTok
 	}
-	base := max(0, m.reserveTok-m.msgTok)
-	return min(base+pend.ret.reserve, m.c.Budget()) + m.msgTok
+	msgTok := m.c.Counter().MessageTokens()
+	base := max(0, m.reserveTok-msgTok)
+	return min(base+pend.ret.reserve, m.c.Budget()) + msgTok
 }
 
 // count records one load's outcome.
