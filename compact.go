@@ -172,6 +172,7 @@ func (c *Compactor) runSafe(ctx context.Context, s *Session, in []llms.MessageCo
 func (c *Compactor) runLocked(ctx context.Context, s *Session, in []llms.MessageContent, force string, co callOptions, start time.Time) (*Result, *Event, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.publishStats()
 	st := &s.st
 	bud := st.effectiveBudget(c.budget)
 	w, repairs, inputTokens, err := c.load(s, in, co)

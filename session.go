@@ -2,6 +2,7 @@ package compact
 
 import (
 	"encoding/json"
+	"sync/atomic"
 
 	"fmt"
 	"strings"
@@ -27,6 +28,15 @@ type Session struct {
 	mu   sync.Mutex
 	st   sessionState
 	memo memo
+	// stats is st.Stats as of the last change (publishStats), so that
+	// Stats never waits for a Compact call in progress.
+	stats atomic.Pointer[Stats]
+}
+
+// publishStats makes st.Stats what Stats returns. Requires s.mu.
+func (s *Session) publishStats() {
+	st := s.st.Stats
+	s.stats.Store(&st)
 }
 
 type sessionState struct {
@@ -100,11 +110,15 @@ func (s *Session) Covered() []string {
 	return append([]string(nil), s.st.Dropped...)
 }
 
-// Stats returns the session's cumulative figures as of its last Compact call.
+// Stats returns the session's cumulative figures as of its last Compact call
+// (or Reset, or UnmarshalJSON). It does not wait for a Compact call in
+// progress (one waiting for its summarizer, say): it returns the figures
+// of the one before.
 func (s *Session) Stats() Stats {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.st.Stats
+	if p := s.stats.Load(); p != nil {
+		return *p
+	}
+	return Stats{}
 }
 
 // RenameIDs renames the message ids the session's state refers to (the
@@ -148,6 +162,7 @@ func (s *Session) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.st = sessionState{Version: SessionVersion, ID: s.st.ID}
+	s.publishStats()
 }
 
 // MarshalJSON encodes the session state.
@@ -195,6 +210,7 @@ func (s *Session) UnmarshalJSON(b []byte) error {
 	defer s.mu.Unlock()
 	s.st = st
 	s.memo = memo{}
+	s.publishStats()
 	return nil
 }
 

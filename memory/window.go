@@ -55,7 +55,8 @@ func (m *Memory) resetLocked() {
 
 // replaceAllLocked sets the messages to msgs, keeping what is unchanged: the
 // compaction state survives when only messages the engine has not seen yet
-// changed, else it is reset.
+// changed, else it is reset. Either way a change starts a new generation,
+// so a compaction running meanwhile runs again on the messages as they are.
 func (m *Memory) replaceAllLocked(msgs []llms.ChatMessage) {
 	d := 0
 	for d < len(m.msgs) && d < len(msgs) && unchanged(m.msgs[d], msgs[d]) {
@@ -77,6 +78,10 @@ func (m *Memory) replaceAllLocked(msgs []llms.ChatMessage) {
 	m.msgs = m.msgs[:d:d]
 	m.win.Truncate(d)
 	m.appendLocked(msgs[d:])
+	// An engine call in flight was given the messages as they were: its
+	// result must not be recorded over these (step sees the generation
+	// change and runs again).
+	m.gen++
 }
 
 // unchanged reports whether b, read from the history where the Memory
