@@ -2,7 +2,6 @@ package compact
 
 import (
 	"encoding/json"
-	"sync/atomic"
 
 	"fmt"
 	"strings"
@@ -28,15 +27,17 @@ type Session struct {
 	mu   sync.Mutex
 	st   sessionState
 	memo memo
-	// stats is st.Stats as of the last change (publishStats), so that
-	// Stats never waits for a Compact call in progress.
-	stats atomic.Pointer[Stats]
+	// stats is st.Stats as of the last change (publishStats), under its
+	// own lock, so that Stats never waits for a Compact call in progress.
+	statsMu sync.Mutex
+	stats   Stats
 }
 
 // publishStats makes st.Stats what Stats returns. Requires s.mu.
 func (s *Session) publishStats() {
-	st := s.st.Stats
-	s.stats.Store(&st)
+	s.statsMu.Lock()
+	s.stats = s.st.Stats
+	s.statsMu.Unlock()
 }
 
 type sessionState struct {
@@ -115,10 +116,9 @@ func (s *Session) Covered() []string {
 // progress (one waiting for its summarizer, say): it returns the figures
 // of the one before.
 func (s *Session) Stats() Stats {
-	if p := s.stats.Load(); p != nil {
-		return *p
-	}
-	return Stats{}
+	s.statsMu.Lock()
+	defer s.statsMu.Unlock()
+	return s.stats
 }
 
 // RenameIDs renames the message ids the session's state refers to (the
