@@ -34,6 +34,9 @@ func TestParseSummary(t *testing.T) {
 			assert.Equal(t, []string{"parse.go", "ParseSummary"}, s.Context.DomainEntities)
 			assert.NotNil(t, s.Context.Unresolved, "empty arrays stay non-nil")
 		}},
+		{name: "NUL in a key point", reply: `{"summary":"\"\"","keyPoints":["\u0000", "\ud800"]}`, wantErr: "keyPoints[0] holds a NUL byte"},
+		{name: "NUL in the summary", reply: `{"summary":"a\u0000b"}`, wantErr: "summary holds a NUL byte"},
+		{name: "NUL in an action item", reply: `{"summary":"s","context":{"actionItems":[{"task":"t\u0000"}]}}`, wantErr: "actionItems[0].task holds a NUL byte"},
 		{name: "json fence", reply: "```json\n" + validReply + "\n```", check: func(t *testing.T, s Summary) {
 			assert.Equal(t, "Fixed the parser.", s.Summary)
 		}},

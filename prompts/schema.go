@@ -50,12 +50,16 @@ const (
 
 // Validate reports whether s satisfies the schema: a non-empty narrative, at
 // most [MaxKeyPoints] key points, at most [MaxItems] entries in each context
-// array, no string over its cap, and every action item with a task. The
+// array, no string over its cap, every string valid UTF-8 without a NUL
+// byte (the engine would not send it), and every action item with a task. The
 // error wraps [ErrInvalidSummary] and names the first violation. Validate
 // does not modify s.
 func (s Summary) Validate() error {
 	if strings.TrimSpace(s.Summary) == "" {
 		return fmt.Errorf("%w: summary is empty", ErrInvalidSummary)
+	}
+	if err := checkText("summary", s.Summary); err != nil {
+		return err
 	}
 	if n := utf8.RuneCountInString(s.Summary); n > MaxSummaryChars {
 		return fmt.Errorf("%w: summary has %d characters, at most %d", ErrInvalidSummary, n, MaxSummaryChars)
@@ -88,6 +92,9 @@ func (s Summary) Validate() error {
 			return fmt.Errorf("%w: context.actionItems[%d] has no task", ErrInvalidSummary, i)
 		}
 		for _, f := range []struct{ name, v string }{{"owner", a.Owner}, {"task", a.Task}, {"due", a.Due}} {
+			if err := checkText(fmt.Sprintf("context.actionItems[%d].%s", i, f.name), f.v); err != nil {
+				return err
+			}
 			if n := utf8.RuneCountInString(f.v); n > MaxItemChars {
 				return fmt.Errorf("%w: context.actionItems[%d].%s has %d characters, at most %d",
 					ErrInvalidSummary, i, f.name, n, MaxItemChars)
@@ -97,11 +104,27 @@ func (s Summary) Validate() error {
 	return nil
 }
 
+// checkText reports a text that is not valid UTF-8 or holds a NUL byte: the
+// engine would not send it (compact falls back to its rule digest), so such
+// a reply is not a valid summary.
+func checkText(name, v string) error {
+	switch {
+	case !utf8.ValidString(v):
+		return fmt.Errorf("%w: %s is not valid UTF-8", ErrInvalidSummary, name)
+	case strings.IndexByte(v, 0) >= 0:
+		return fmt.Errorf("%w: %s holds a NUL byte", ErrInvalidSummary, name)
+	}
+	return nil
+}
+
 func checkStrings(name string, items []string, maxItems int) error {
 	if len(items) > maxItems {
 		return fmt.Errorf("%w: %s has %d items, at most %d", ErrInvalidSummary, name, len(items), maxItems)
 	}
 	for i, it := range items {
+		if err := checkText(fmt.Sprintf("%s[%d]", name, i), it); err != nil {
+			return err
+		}
 		if n := utf8.RuneCountInString(it); n > MaxItemChars {
 			return fmt.Errorf("%w: %s[%d] has %d characters, at most %d", ErrInvalidSummary, name, i, n, MaxItemChars)
 		}
