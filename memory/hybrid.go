@@ -11,12 +11,12 @@ import (
 // DefaultSemanticThreshold is the default of [WithSemanticThreshold]: the
 // least cosine similarity between the input's embedding and a message's
 // for the message to be a semantic candidate of retrieval.
-const DefaultSemanticThreshold = retrieval.DefaultThreshold
+const DefaultSemanticThreshold = 0.5
 
 // DefaultEmbeddingLimit is the default of [WithEmbeddingLimit]: how many of
 // the most recent messages out of the context are embedded and ranked
 // semantically.
-const DefaultEmbeddingLimit = retrieval.DefaultLimit
+const DefaultEmbeddingLimit = 4096
 
 // WithEmbedder adds semantic ranking to retrieval (see [WithRetrieval]):
 // hybrid retrieval. The candidates of a load are then the lexical hits
@@ -89,6 +89,17 @@ func WithSemanticThreshold(cos float64) Option {
 // (4,096).
 func WithEmbeddingLimit(n int) Option {
 	return func(o *options) { o.hybrid.Limit = n }
+}
+
+// semanticConfig returns the hybrid options with their defaults applied.
+func semanticConfig(o retrieval.SemanticConfig) retrieval.SemanticConfig {
+	if o.Threshold <= 0 || o.Threshold > 1 {
+		o.Threshold = DefaultSemanticThreshold
+	}
+	if o.Limit < 1 {
+		o.Limit = DefaultEmbeddingLimit
+	}
+	return o
 }
 
 // semanticHits returns the best semantic matches of query among the

@@ -16,16 +16,6 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-// DefaultThreshold is the default of [SemanticConfig].Threshold: the
-// least cosine similarity between the input's embedding and a message's
-// for the message to be a semantic candidate of retrieval.
-const DefaultThreshold = 0.5
-
-// DefaultLimit is the default of [SemanticConfig].Limit: how many of
-// the most recent messages out of the context are embedded and ranked
-// semantically.
-const DefaultLimit = 4096
-
 // EmbedBatch is how many messages one EmbedDocuments call is given; the
 // vectors of the batches done stay cached when a later batch fails.
 const EmbedBatch = 128
@@ -42,11 +32,10 @@ type SemanticConfig struct {
 	// Embedder embeds the input and the messages; nil: no semantic
 	// ranking (the default).
 	Embedder embeddings.Embedder
-	// Threshold is the least cosine of a semantic match; values outside
-	// (0, 1] mean [DefaultThreshold].
+	// Threshold is the least cosine of a semantic match, in (0, 1].
 	Threshold float64
 	// Limit is how many of the most recent messages before the cut are
-	// embedded, cached and ranked; values below 1 mean [DefaultLimit].
+	// embedded, cached and ranked, at least 1.
 	Limit int
 }
 
@@ -63,20 +52,14 @@ type Semantic struct {
 	lastVec   qvec
 }
 
-// Configure sets the ranking's configuration, the defaults applied, and
-// empties the cache. Call it once, before any other method.
+// Configure sets the ranking's configuration (memory applies its
+// defaults) and empties the cache. Call it once, before any other method.
 func (s *Semantic) Configure(cfg SemanticConfig) {
-	if cfg.Threshold <= 0 || cfg.Threshold > 1 {
-		cfg.Threshold = DefaultThreshold
-	}
-	if cfg.Limit < 1 {
-		cfg.Limit = DefaultLimit
-	}
 	s.cfg = cfg
 	s.vecs = map[string]qvec{}
 }
 
-// Config returns the configuration in use, the defaults applied.
+// Config returns the configuration in use.
 func (s *Semantic) Config() SemanticConfig { return s.cfg }
 
 // Cached returns how many message vectors the cache holds.
