@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -18,7 +17,7 @@ import (
 	"time"
 
 	"github.com/agentcompact/compact/internal/embedtest"
-	"github.com/agentcompact/compact/store"
+	"github.com/agentcompact/compact/memory/internal/retrieval"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/embeddings"
 	"github.com/tmc/langchaingo/llms"
@@ -31,6 +30,9 @@ const (
 	carFact     = "My automobile is a red sedan."
 	carQuestion = "What car do I drive now?"
 )
+
+// embedBatch is how many messages one EmbedDocuments call is given.
+const embedBatch = retrieval.EmbedBatch
 
 // semChatTurn is turn i of a long chat: chatTurn's (Marisol at turn 3),
 // with carFact at turn 5.
@@ -92,47 +94,6 @@ func TestHybridKeepsLexicalHits(t *testing.T) {
 	require.Contains(t, got, "Human: "+carFact)
 }
 
-// TestFuseHits: reciprocal rank fusion puts first what both rankings
-// found, breaks ties in the lexical order, and without semantic hits
-// returns the lexical ones as they are.
-func TestFuseHits(t *testing.T) {
-	hits := func(pos ...int) []store.Hit {
-		out := make([]store.Hit, len(pos))
-		for i, p := range pos {
-			out[i] = store.Hit{Pos: p, Score: float64(100 - i)}
-		}
-		return out
-	}
-	positions := func(hs []store.Hit) []int {
-		out := make([]int, len(hs))
-		for i, h := range hs {
-			out[i] = h.Pos
-		}
-		return out
-	}
-	for _, tc := range []struct {
-		name     string
-		lex, sem []store.Hit
-		want     []int
-	}{
-		{"lexical only", hits(4, 2, 9), nil, []int{4, 2, 9}},
-		{"semantic only", nil, hits(7, 3), []int{7, 3}},
-		{"agreement first", hits(4, 2, 9), hits(9, 11), []int{9, 4, 2, 11}},
-		{"tie: lexical order", hits(4, 2), hits(8, 6), []int{4, 8, 2, 6}},
-		{"consistent beats middling", hits(1, 2, 3), hits(3, 2, 1), []int{1, 3, 2}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			lex := append([]store.Hit(nil), tc.lex...)
-			got := fuseHits(tc.lex, tc.sem)
-			require.Equal(t, tc.want, positions(got))
-			require.Equal(t, lex, tc.lex, "the lexical hits are not modified")
-			for i := 1; i < len(got) && tc.sem != nil; i++ {
-				require.GreaterOrEqual(t, got[i-1].Score, got[i].Score)
-			}
-		})
-	}
-}
-
 // faultyEmbedder wraps embedtest's embedder with one fault.
 type faultyEmbedder struct {
 	inner   *embedtest.Embedder
@@ -192,9 +153,7 @@ func TestHybridDegrades(t *testing.T) {
 			fillSemChat(t, m, 80) // healthy: the vectors of the chat are cached
 			if strings.HasPrefix(fault, "documents") || fault == "panic" || fault == "count" || fault == "nan" {
 				// Messages not cached yet, so that documents are embedded.
-				m.rt.sem.mu.Lock()
-				clear(m.rt.sem.vecs)
-				m.rt.sem.mu.Unlock()
+				m.rt.sem.Forget()
 			}
 			f.fault = fault
 			got, err := m.LoadMemoryVariables(ctx, map[string]any{"input": input})
@@ -255,10 +214,8 @@ func TestHybridCache(t *testing.T) {
 	small := New(c, WithEmbedder(embedtest.New(256)), WithEmbeddingLimit(10))
 	fillSemChat(t, small, 80)
 	require.NotContains(t, retrievedText(t, small, carQuestion), carFact, "beyond the limit")
-	small.rt.sem.mu.Lock()
-	defer small.rt.sem.mu.Unlock()
-	require.LessOrEqual(t, len(small.rt.sem.vecs), 10)
-	require.NotZero(t, len(small.rt.sem.vecs))
+	require.LessOrEqual(t, small.rt.sem.Cached(), 10)
+	require.NotZero(t, small.rt.sem.Cached())
 }
 
 // TestHybridOptionDefaults: out-of-range option values mean the defaults.
@@ -275,9 +232,10 @@ func TestHybridOptionDefaults(t *testing.T) {
 		{[]Option{WithSemanticThreshold(0.7), WithEmbeddingLimit(100)}, 0.7, 100},
 	} {
 		m := New(c, tc.opts...)
-		require.Nil(t, m.rt.sem.emb, "no embedder by default")
-		require.Equal(t, tc.threshold, m.rt.sem.threshold)
-		require.Equal(t, tc.limit, m.rt.sem.limit)
+		cfg := m.rt.sem.Config()
+		require.Nil(t, cfg.Embedder, "no embedder by default")
+		require.Equal(t, tc.threshold, cfg.Threshold)
+		require.Equal(t, tc.limit, cfg.Limit)
 	}
 }
 
@@ -370,43 +328,6 @@ func TestHybridOpenAIEmbedder(t *testing.T) {
 	require.LessOrEqual(t, maxBatch.Load(), int64(embedBatch))
 }
 
-// TestQuantizedCosine: the int8 vectors' cosine is within 0.002 of the
-// exact one, for random dense vectors of 1,536 dimensions (an embedding
-// model's) and sparse ones (embedtest's).
-func TestQuantizedCosine(t *testing.T) {
-	rnd := rand.New(rand.NewPCG(1, 2))
-	exact := func(a, b []float32) float64 {
-		var d, na, nb float64
-		for i := range a {
-			d += float64(a[i]) * float64(b[i])
-			na += float64(a[i]) * float64(a[i])
-			nb += float64(b[i]) * float64(b[i])
-		}
-		return d / math.Sqrt(na*nb)
-	}
-	var s semantic
-	worst := 0.0
-	for range 200 {
-		a, b := make([]float32, 1536), make([]float32, 1536)
-		for i := range a {
-			a[i] = float32(rnd.NormFloat64())
-			b[i] = 0.6*a[i] + 0.4*float32(rnd.NormFloat64()) // a cosine of about 0.83
-		}
-		for _, pair := range [][2][]float32{{a, b}, {a, embedtest.New(1536).Vector(carFact)}} {
-			qa, err := s.unitLocked(pair[0])
-			require.NoError(t, err)
-			qb, err := s.unitLocked(pair[1])
-			require.NoError(t, err)
-			worst = max(worst, math.Abs(dot(qa, qb)-exact(pair[0], pair[1])))
-		}
-	}
-	t.Logf("largest error: %.5f", worst)
-	require.Less(t, worst, 0.002)
-	_, err := s.unitLocked(make([]float32, 8))
-	require.ErrorIs(t, err, errBadVector, "another dimension")
-	require.Equal(t, -2.0, dot(qvec{v: []int8{1}}, qvec{v: []int8{1, 2}}), "dimensions differ: below any threshold")
-}
-
 // secondBatchFails is an embedder whose second EmbedDocuments call fails.
 type secondBatchFails struct {
 	*embedtest.Embedder
@@ -436,13 +357,9 @@ func TestHybridKeepsBatchesDone(t *testing.T) {
 	}
 	retrieved() // the whole history out of the context at once: several batches, the second fails
 	require.Equal(t, 1, m.RetrievalStats().SemanticErrors)
-	m.rt.sem.mu.Lock()
-	require.Len(t, m.rt.sem.vecs, embedBatch, "the first batch stays")
-	m.rt.sem.mu.Unlock()
+	require.Equal(t, embedBatch, m.rt.sem.Cached(), "the first batch stays")
 	texts := e.Texts()
 	require.Contains(t, retrieved(), carFact)
 	require.Equal(t, 1, m.RetrievalStats().SemanticErrors)
-	m.rt.sem.mu.Lock()
-	defer m.rt.sem.mu.Unlock()
-	require.Equal(t, e.Texts()-texts, len(m.rt.sem.vecs)-embedBatch, "only the rest embedded")
+	require.Equal(t, e.Texts()-texts, m.rt.sem.Cached()-embedBatch, "only the rest embedded")
 }

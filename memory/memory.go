@@ -82,8 +82,8 @@ type Memory struct {
 	lossy      bool           // the history drops tool calls or tool messages
 	closed     bool
 	async      bool
-	bg         background // async.go
-	rt         retrieval  // retrieve.go
+	bg         background     // async.go
+	rt         retrievalState // retrieve.go
 }
 
 var _ schema.Memory = (*Memory)(nil)

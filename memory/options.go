@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentcompact/compact/conversation"
+	"github.com/agentcompact/compact/memory/internal/retrieval"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/schema"
 )
@@ -42,10 +43,10 @@ type options struct {
 	recall         []recall.Option
 	lease          store.LeaseTiming
 	backoff        conversation.Backoff
-	retrievalOff   bool          // WithRetrieval(false) (retrieve.go)
-	retrievalShare float64       // WithRetrievalReserve; 0: the default
-	turnPolicy     bool          // WithTurnPolicy (policy.go)
-	hybrid         hybridOptions // WithEmbedder and its options (hybrid.go)
+	retrievalOff   bool                     // WithRetrieval(false) (retrieve.go)
+	retrievalShare float64                  // WithRetrievalReserve; 0: the default
+	turnPolicy     bool                     // WithTurnPolicy (policy.go)
+	hybrid         retrieval.SemanticConfig // WithEmbedder and its options (hybrid.go)
 }
 
 func defaultOptions() options {

@@ -2,13 +2,12 @@ package memory
 
 import (
 	"context"
-	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/budget"
+	"github.com/agentcompact/compact/memory/internal/retrieval"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -22,10 +21,6 @@ const RetrievedPreamble = "Earlier messages of this conversation that match the 
 // DefaultRetrievalShare is the default of [WithRetrievalReserve]: the
 // share of the engine's budget reserved for retrieved turns.
 const DefaultRetrievalShare = 1.0 / 3
-
-// retrievalHits is how many ranked messages a retrieval asks the history
-// for; those still in the context are skipped.
-const retrievalHits = 32
 
 // WithRetrieval turns retrieval on or off. With it on (the default),
 // LoadMemoryVariables given an input asks the history (when it implements
@@ -78,14 +73,14 @@ type RetrievalStats struct {
 	SemanticErrors int
 }
 
-// retrieval is a Memory's retrieval state.
-type retrieval struct {
+// retrievalState is a Memory's retrieval state.
+type retrievalState struct {
 	reserve    int // the most tokens a load reserves for retrieved messages; 0 = off
 	mu         sync.Mutex
 	stats      RetrievalStats
 	searchable store.Searcher
-	terms      termStats // the history's word counts (relevance.go); under Memory.mu
-	sem        semantic  // semantic ranking, with WithEmbedder (hybrid.go)
+	terms      retrieval.Terms    // the history's word counts; under Memory.mu
+	sem        retrieval.Semantic // semantic ranking, with WithEmbedder (hybrid.go)
 	// recallTaken: Memory.RecallTool was called (recallOffered).
 	recallTaken atomic.Bool
 }
@@ -109,7 +104,7 @@ func (m *Memory) setupRetrieval() {
 	}
 	m.rt.reserve = int(share * float64(m.c.Budget()))
 	m.rt.searchable, _ = m.hist.(store.Searcher)
-	m.setupSemantic() // hybrid.go
+	m.rt.sem.Configure(semanticConfig(m.o.hybrid)) // hybrid.go
 }
 
 // retrievalPlan is a load's retrieval: the ranked hits, the tokens the
@@ -167,7 +162,7 @@ func (m *Memory) planRetrieval(ctx context.Context, pend *pendingInput) {
 	if cut == 0 {
 		return // the history fits whole: no search (no round trip to a database)
 	}
-	hits, err := m.rt.searchable.Search(ctx, query, retrievalHits)
+	hits, err := m.rt.searchable.Search(ctx, query, retrieval.MaxHits)
 	if err != nil {
 		m.log.Warn("memory: retrieval search failed", "session", m.o.sessionID, "err", err)
 		p.skip = skipError
@@ -177,14 +172,14 @@ func (m *Memory) planRetrieval(ctx context.Context, pend *pendingInput) {
 	p.semErr = semErr
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	p.hits = fuseHits(m.relevantHitsLocked(query, hits), sem) // relevance.go, hybrid.go
+	p.hits = retrieval.Fuse(m.rt.terms.Relevant(m.win, m.gen, query, hits), sem)
 	older := make(map[int]string, len(p.hits))
 	for _, h := range p.hits {
 		for q := max(h.Pos-1, 0); q <= h.Pos+1 && q < cut; q++ {
 			older[q] = compact.Ref(m.o.sessionID, m.win.ID(q)) // the ref it will show
 		}
 	}
-	_, _, used := m.retrievedBlockLocked(p, older, m.rt.reserve)
+	_, _, used := m.retrievedBlockLocked(p.hits, older, m.rt.reserve)
 	if used > 0 {
 		p.reserve = min(m.rt.reserve, (used+retrievalQuantum-1)/retrievalQuantum*retrievalQuantum)
 	}
@@ -263,7 +258,7 @@ func (m *Memory) addRetrieved(pend *pendingInput, msgs []llms.ChatMessage, text 
 	block, n := "", 0
 	if p.skip == "" && p.reserve > 0 {
 		m.mu.Lock()
-		block, n, _ = m.retrievedBlockLocked(p, m.outOfContextLocked(p.hits), p.reserve)
+		block, n, _ = m.retrievedBlockLocked(p.hits, m.outOfContextLocked(p.hits), p.reserve)
 		m.mu.Unlock()
 	}
 	m.countRetrieval(func(s *RetrievalStats) {
@@ -296,88 +291,10 @@ func (m *Memory) addRetrieved(pend *pendingInput, msgs []llms.ChatMessage, text 
 	return msgs, joinLines(text, block)
 }
 
-// retrievedBlockLocked picks, in rank order, the hits of p that are
-// candidates (position -> ref), each with the reply to it (the next
-// message, when a candidate too) or alone when the pair does not fit,
-// within room tokens, and renders them in history order; n is the number
-// of messages, used the tokens they take. With the reply, because in a
-// conversation the words of a question are those of the message that asks
-// it, and its answer is in the reply: measured on ../shared/eval/chats
-// (docs/eval/chats.md), a hit with its reply finds more answers than a hit
-// with the message it answers. Requires m.mu.
-func (m *Memory) retrievedBlockLocked(p *retrievalPlan, cand map[int]string, room int) (block string, n, used int) {
-	counter := m.c.Counter()
-	used = counter.CountMessage(llms.TextParts(llms.ChatMessageTypeHuman, RetrievedPreamble))
-	lines := map[int]string{}
-	take := func(unit []int) bool {
-		cost := 0
-		for _, q := range unit {
-			cost += counter.Count(m.retrievedLine(q, cand[q])) + 1
-		}
-		if used+cost > room {
-			return false
-		}
-		used += cost
-		for _, q := range unit {
-			lines[q] = m.retrievedLine(q, cand[q])
-		}
-		return true
-	}
-	for _, h := range p.hits {
-		if _, ok := cand[h.Pos]; !ok || h.Pos >= m.win.Len() || lines[h.Pos] != "" {
-			continue
-		}
-		if r := m.replyLocked(h.Pos); r > 0 && lines[r] == "" {
-			if _, ok := cand[r]; ok && take([]int{h.Pos, r}) {
-				continue
-			}
-		}
-		take([]int{h.Pos})
-	}
-	if len(lines) == 0 {
-		return "", 0, 0
-	}
-	pos := make([]int, 0, len(lines))
-	for q := range lines {
-		pos = append(pos, q)
-	}
-	slices.Sort(pos)
-	var b strings.Builder
-	b.WriteString(RetrievedPreamble)
-	for _, q := range pos {
-		b.WriteByte('\n')
-		b.WriteString(lines[q])
-	}
-	return b.String(), len(pos), used
-}
-
-// replyLocked returns the position of the message that replies to the
-// one at p (the next one, of the other role: the user's answer to what the
-// AI said, or the AI's reply to the user), or -1.
-func (m *Memory) replyLocked(p int) int {
-	if p < 0 || p+1 >= m.win.Len() || !replies(m.win.Message(p).Role, m.win.Message(p+1).Role) {
-		return -1
-	}
-	return p + 1
-}
-
-// replies reports whether a message of role b replying to one of role a
-// makes a turn: a human message and the AI's reply, or the other way.
-func replies(a, b llms.ChatMessageType) bool {
-	return (a == llms.ChatMessageTypeHuman && b == llms.ChatMessageTypeAI) ||
-		(a == llms.ChatMessageTypeAI && b == llms.ChatMessageTypeHuman)
-}
-
-// retrievedLine renders the message at p as a line of the retrieved block:
-// "[ref:ID] Prefix: content".
-func (m *Memory) retrievedLine(p int, ref string) string {
-	prefix := m.o.humanPrefix
-	switch m.win.Message(p).Role {
-	case llms.ChatMessageTypeAI:
-		prefix = m.o.aiPrefix
-	case llms.ChatMessageTypeHuman:
-	default:
-		prefix = string(m.win.Message(p).Role)
-	}
-	return "[" + compact.RefPrefix + ref + "] " + prefix + ": " + textOf(m.win.Message(p))
+// retrievedBlockLocked renders the retrieved block of the hits among
+// the candidates cand (position -> ref) within room tokens (see
+// retrieval.Block). Requires m.mu.
+func (m *Memory) retrievedBlockLocked(hits []store.Hit, cand map[int]string, room int) (block string, n, used int) {
+	f := retrieval.Format{Preamble: RetrievedPreamble, Human: m.o.humanPrefix, AI: m.o.aiPrefix}
+	return retrieval.Block(m.win, m.c.Counter(), f, hits, cand, room)
 }

@@ -131,8 +131,8 @@ func BenchmarkSemanticColdCache(b *testing.B) {
 	cut := m.win.Len() - 40
 	b.ReportAllocs()
 	for b.Loop() {
-		clear(m.rt.sem.vecs)
-		if _, err := m.rankSemantic(ctx, "Where does Marisol live, and what does she do?", cut); err != nil {
+		m.rt.sem.Forget()
+		if _, err := m.rt.sem.Hits(ctx, "Where does Marisol live, and what does she do?", cut, m.win, &m.mu); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,0 +1,98 @@
+package retrieval
+
+import (
+	"math"
+
+	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/internal/msg"
+	"github.com/agentcompact/compact/store"
+)
+
+// minRelevance is the least relevance (see relevance) of a hit's
+// turn for retrieval to reserve room for it: 0.3 of what the best message
+// the history could hold would score. A generic input ("let's keep
+// chatting") matches some earlier turn on a common word; that match is not
+// worth the recent turns its reserve would push out. Measured on
+// ../shared/eval/chats (docs/eval/chats.md): 0.5 keeps more of the generic
+// input's turns but loses questions whose key word (a name the user never
+// wrote) is in no message; 0.3 meets both targets at 4k and 8k.
+const minRelevance = 0.3
+
+// Terms are the document frequencies of the words (their search keys,
+// store.SearchKeys: English stems) of a history, counted once per message
+// (incrementally, as it grows), for the relevance of retrieval hits. The
+// zero value is ready to use; it is guarded by the lock of the history it
+// counts.
+type Terms struct {
+	gen    uint64 // the owner's state generation they were counted at
+	n      int    // messages counted: the history's first n
+	lastID string // the id of message n-1, to notice a replaced history
+	df     map[string]int
+}
+
+// update counts the words of the history's messages not counted yet (all
+// of them again when the history was replaced: another generation gen, or
+// another message at the last position counted).
+func (ts *Terms) update(win *compact.History, gen uint64) {
+	if ts.df == nil || ts.gen != gen || ts.n > win.Len() || (ts.n > 0 && win.ID(ts.n-1) != ts.lastID) {
+		*ts = Terms{gen: gen, df: map[string]int{}}
+	}
+	for ; ts.n < win.Len(); ts.n++ {
+		for _, w := range store.SearchKeys(msg.Text(win.Message(ts.n))) {
+			ts.df[w]++
+		}
+	}
+	if ts.n > 0 {
+		ts.lastID = win.ID(ts.n - 1)
+	}
+}
+
+// relevance returns how well the messages at pos match the query
+// terms, relative to the query's own score (BM25's term weights without
+// its length normalization): the summed inverse document frequencies of
+// the query terms the messages contain, over those of all query terms that
+// occur in the history at all (a word no message holds cannot be matched).
+// 0 when no query term occurs.
+func (ts *Terms) relevance(win *compact.History, terms []string, pos ...int) float64 {
+	has := map[string]bool{}
+	for _, p := range pos {
+		if p >= 0 && p < win.Len() {
+			for _, w := range store.SearchKeys(msg.Text(win.Message(p))) {
+				has[w] = true
+			}
+		}
+	}
+	var self, got float64
+	for _, t := range terms {
+		df := ts.df[t]
+		if df == 0 {
+			continue
+		}
+		idf := math.Log(1 + (float64(ts.n)-float64(df)+0.5)/(float64(df)+0.5))
+		self += idf
+		if has[t] {
+			got += idf
+		}
+	}
+	if self == 0 {
+		return 0
+	}
+	return got / self
+}
+
+// Relevant returns the hits whose turn (the hit and the messages next to
+// it) reaches a relevance of 0.3 to query, in their order (hits is not
+// modified), having first counted the words of the messages of win not
+// counted yet (gen is the owner's state generation: a new one counts
+// again). Requires the lock of win.
+func (ts *Terms) Relevant(win *compact.History, gen uint64, query string, hits []store.Hit) []store.Hit {
+	ts.update(win, gen)
+	terms := store.SearchKeys(query)
+	out := hits[:0:0]
+	for _, h := range hits {
+		if ts.relevance(win, terms, h.Pos-1, h.Pos, h.Pos+1) >= minRelevance {
+			out = append(out, h)
+		}
+	}
+	return out
+}

@@ -1,0 +1,67 @@
+package retrieval
+
+import (
+	"fmt"
+	"testing"
+
+	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/store"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// chatTurn is turn i of a chat about the weather, trains and coffee, but
+// for turn 3, which names Marisol in Valparaiso (memory's tests' chat).
+func chatTurn(i int) (in, out string) {
+	if i == 3 {
+		return "By the way, my sister Marisol lives in Valparaiso and works as a marine biologist.", "Valparaiso sounds lovely!"
+	}
+	return fmt.Sprintf("Turn %d: tell me something about the weather and trains and coffee, please, in some detail.", i),
+		fmt.Sprintf("Reply %d: the weather is mild, the trains run on time and the coffee is strong today.", i)
+}
+
+// chatHistory returns a history of the first n turns of chatTurn.
+func chatHistory(n int) *compact.History {
+	h := compact.NewHistory(0)
+	for i := range n {
+		in, out := chatTurn(i)
+		h.Append(llms.TextParts(llms.ChatMessageTypeHuman, in))
+		h.Append(llms.TextParts(llms.ChatMessageTypeAI, out))
+	}
+	return h
+}
+
+// TestRelevantHits: a hit whose turn holds the rare words of the input is
+// relevant; one that shares only a common word with it is not; the word
+// counts follow the history.
+func TestRelevantHits(t *testing.T) {
+	win := chatHistory(20) // turn 3 (positions 6, 7) names Marisol in Valparaiso
+	require.Equal(t, 40, win.Len())
+	var ts Terms
+	hits := []store.Hit{{Pos: 6, Score: 2}, {Pos: 10, Score: 1}}
+	got := ts.Relevant(win, 0, "Does Marisol still work in Valparaiso with the trains?", hits)
+	assert.Equal(t, []store.Hit{{Pos: 6, Score: 2}}, got, "the Marisol turn, not a turn about trains")
+	assert.Empty(t, ts.Relevant(win, 0, "Let's keep chatting about nothing.", hits), "no word of the input in the history")
+	assert.Equal(t, 40, ts.n)
+	assert.Equal(t, 1, ts.df["marisol"])
+	assert.Equal(t, 38, ts.df[store.SearchKey("trains")], "one count per message (by stem): both messages of the 19 other turns")
+	assert.Len(t, hits, 2, "the caller's hits are not modified")
+}
+
+// TestRelevanceCountsNewMessages: the word counts grow with the history,
+// and start again for another generation.
+func TestRelevanceCountsNewMessages(t *testing.T) {
+	win := chatHistory(5)
+	var ts Terms
+	ts.update(win, 0)
+	n := ts.n
+	win.Append(llms.TextParts(llms.ChatMessageTypeHuman, "Marisol moved to Lima."))
+	win.Append(llms.TextParts(llms.ChatMessageTypeAI, "Lima!"))
+	ts.update(win, 0)
+	assert.Equal(t, n+2, ts.n)
+	assert.Equal(t, 2, ts.df["marisol"])
+	ts.df["marisol"] = 99
+	ts.update(win, 1)
+	assert.Equal(t, 2, ts.df["marisol"], "another generation: counted again")
+}
