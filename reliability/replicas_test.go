@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentcompact/compact/conversation"
 	"github.com/agentcompact/compact/internal/pgtest"
 	"github.com/agentcompact/compact/memory"
 	"github.com/agentcompact/compact/middleware"
@@ -22,7 +23,8 @@ import (
 // replicaRun is one run of N replicas on one conversation.
 type replicaRun struct {
 	replicas, turns int
-	kill            time.Duration // terminate the replicas' backends this often (0: never)
+	kill            time.Duration        // terminate the replicas' backends this often (0: never)
+	backoff         conversation.Backoff // the adapters' retry policy (zero: the default)
 }
 
 // replicaOutcome is what a run saw.
@@ -118,7 +120,7 @@ func runMiddlewareReplicas(t *testing.T, rr replicaRun) (replicaOutcome, *pgstor
 	fake := &replicaModel{refs: map[string]bool{}}
 	models := make([]*middleware.Model, len(stores))
 	for i, s := range stores {
-		models[i] = middleware.Wrap(fake, replicaCompactor(t, sum), middleware.WithStore(s))
+		models[i] = middleware.Wrap(fake, replicaCompactor(t, sum), middleware.WithStore(s), middleware.WithBackoff(rr.backoff))
 	}
 	ctx := middleware.WithSession(context.Background(), replicaSession)
 	var tmu sync.Mutex
@@ -187,7 +189,7 @@ func runMemoryReplicas(t *testing.T, rr replicaRun) (replicaOutcome, *pgstore.St
 	sum := newCountingSummarizer(30 * time.Millisecond)
 	mems := make([]*memory.Memory, len(stores))
 	for i, s := range stores {
-		mems[i] = memory.New(replicaCompactor(t, sum), memory.WithStore(s), memory.WithSessionID(replicaSession))
+		mems[i] = memory.New(replicaCompactor(t, sum), memory.WithStore(s), memory.WithSessionID(replicaSession), memory.WithBackoff(rr.backoff))
 	}
 	var halt func() int64
 	if rr.kill > 0 {
@@ -298,7 +300,14 @@ func TestReplicasOneConversation(t *testing.T) {
 // was sent is looked up by its batch id and sent again only if it is
 // absent (pgstore's crash semantics), so it is neither lost nor doubled.
 func TestReplicasBackendsTerminated(t *testing.T) {
-	rr := replicaRun{replicas: 4, turns: replicaTurns(), kill: 250 * time.Millisecond}
+	// Twice the default attempts: every backend dies each 250 ms, and on a
+	// loaded machine (the race detector, other packages' tests) a
+	// reconnection can take most of that, so twelve tries (about 2.6 s of
+	// waits) once all met dead backends. What this checks is that reads and
+	// writes are retried and nothing is lost or forked; the default policy's
+	// figures under the same kills are the repro's (rep -kill 250ms).
+	rr := replicaRun{replicas: 4, turns: replicaTurns(), kill: 250 * time.Millisecond,
+		backoff: conversation.Backoff{Attempts: 2 * conversation.DefaultAttempts}}
 	t.Run("middleware", func(t *testing.T) {
 		o, s, fake := runMiddlewareReplicas(t, rr)
 		require.Positive(t, o.ended, "backends were terminated")
