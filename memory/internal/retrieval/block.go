@@ -34,16 +34,18 @@ func Block(win *compact.History, counter *budget.TokenCounter, f Format, hits []
 	used = counter.CountMessage(llms.TextParts(llms.ChatMessageTypeHuman, f.Preamble))
 	lines := map[int]string{}
 	take := func(unit []int) bool {
+		texts := make([]string, len(unit))
 		cost := 0
-		for _, q := range unit {
-			cost += counter.Count(line(win, f, q, cand[q])) + 1
+		for i, q := range unit {
+			texts[i] = line(win, f, q, cand[q])
+			cost += counter.Count(texts[i]) + 1
 		}
 		if used+cost > room {
 			return false
 		}
 		used += cost
-		for _, q := range unit {
-			lines[q] = line(win, f, q, cand[q])
+		for i, q := range unit {
+			lines[q] = texts[i]
 		}
 		return true
 	}
