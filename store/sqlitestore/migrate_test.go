@@ -158,8 +158,7 @@ func TestStemMigration(t *testing.T) {
 		llms.HumanChatMessage{Content: "Math and physics."},
 	}))
 	// Back to schema 3 as that code left it: the index without the stemmer.
-	_, err = s.db.Exec(`DROP TRIGGER compact_messages_fts_insert; DROP TRIGGER compact_messages_fts_delete;
-		DROP TRIGGER compact_messages_fts_update; DROP TABLE compact_messages_fts;` + searchMigration +
+	_, err = s.db.Exec(dropSearchIndex + searchMigration +
 		`UPDATE compact_schema SET version = 3 WHERE id = 1;`)
 	require.NoError(t, err)
 	hits, err := h.(store.Searcher).Search(ctx, "subjects", 5)

@@ -20,11 +20,14 @@ var searchMigration = searchIndex("unicode61 remove_diacritics 2")
 // stemMigration rebuilds that index with the porter tokenizer over
 // unicode61, so that words match their English inflections ("subjects"
 // finds "subject") as they do in the other stores (store.Searcher).
-var stemMigration = `DROP TRIGGER compact_messages_fts_insert;
+var stemMigration = dropSearchIndex + searchIndex("porter unicode61 remove_diacritics 2")
+
+// dropSearchIndex drops the FTS5 index and its triggers.
+const dropSearchIndex = `DROP TRIGGER compact_messages_fts_insert;
 	DROP TRIGGER compact_messages_fts_delete;
 	DROP TRIGGER compact_messages_fts_update;
 	DROP TABLE compact_messages_fts;
-	` + searchIndex("porter unicode61 remove_diacritics 2")
+	`
 
 // searchIndex returns the statements that create the FTS5 index with the
 // given tokenizer, its triggers, and index the messages already stored.
