@@ -3,8 +3,8 @@ package compact
 import (
 	"errors"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/summary"
 )
 
@@ -26,12 +26,8 @@ func redactRecord(rec SummaryRecord, req SummarizeRequest, fromModel bool) Summa
 func validRecordText(rec SummaryRecord) error {
 	var err error
 	rec.MapTexts(func(s string) string {
-		switch {
-		case err != nil:
-		case !utf8.ValidString(s):
-			err = errors.New("summarizer returned invalid UTF-8")
-		case strings.IndexByte(s, 0) >= 0:
-			err = errors.New("summarizer returned a NUL byte")
+		if f := msg.TextFault(s); err == nil && f != "" {
+			err = errors.New("summarizer returned " + f)
 		}
 		return s
 	})

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/summary/record"
 )
 
@@ -108,11 +109,8 @@ func (s Summary) Validate() error {
 // engine would not send it (compact falls back to its rule digest), so such
 // a reply is not a valid summary.
 func checkText(name, v string) error {
-	switch {
-	case !utf8.ValidString(v):
-		return fmt.Errorf("%w: %s is not valid UTF-8", ErrInvalidSummary, name)
-	case strings.IndexByte(v, 0) >= 0:
-		return fmt.Errorf("%w: %s holds a NUL byte", ErrInvalidSummary, name)
+	if f := msg.TextFault(v); f != "" {
+		return fmt.Errorf("%w: %s holds %s", ErrInvalidSummary, name, f)
 	}
 	return nil
 }

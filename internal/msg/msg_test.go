@@ -93,3 +93,10 @@ func TestHeadBytes(t *testing.T) {
 	assert.Equal(t, "", HeadBytes("abc", -1))
 	assert.Equal(t, "", HeadBytes("é", 1))
 }
+
+func TestTextFault(t *testing.T) {
+	assert.Equal(t, "", TextFault("plain text, été"))
+	assert.Equal(t, "invalid UTF-8", TextFault("a\xffb"))
+	assert.Equal(t, "a NUL byte", TextFault("a\x00b"))
+	assert.Equal(t, "invalid UTF-8", TextFault("\xff\x00"), "invalid UTF-8 is named first")
+}

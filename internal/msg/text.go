@@ -32,3 +32,16 @@ func HeadBytes(s string, n int) string {
 	}
 	return s[:n]
 }
+
+// TextFault returns why s cannot be a message's text: "invalid UTF-8" or
+// "a NUL byte"; "" when it can. Summarizer output is checked with it, by
+// the engine and by the parser of model replies.
+func TextFault(s string) string {
+	switch {
+	case !utf8.ValidString(s):
+		return "invalid UTF-8"
+	case strings.IndexByte(s, 0) >= 0:
+		return "a NUL byte"
+	}
+	return ""
+}
