@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentcompact/compact/internal/guard"
+
 	"github.com/agentcompact/compact/extractors"
 	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/summary"
@@ -115,33 +117,19 @@ func (c *Compactor) callSummarizer(ctx context.Context, req SummarizeRequest) (S
 			reports = append(reports, call)
 		}
 	}
-	type answer struct {
-		rec SummaryRecord
-		err error
-	}
-	ch := make(chan answer, 1) // buffered: a late summarizer never blocks
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				ch <- answer{err: fmt.Errorf("summarizer panicked: %v", r)}
-			}
-		}()
-		rec, err := c.summarizer.Summarize(sctx, req)
-		ch <- answer{rec, err}
-	}()
-	var a answer
-	select {
-	case a = <-ch:
-	case <-sctx.Done():
-		a.err = errors.New("no answer")
+	rec, answered, err := guard.Call(sctx, "summarizer", func(ctx context.Context) (SummaryRecord, error) {
+		return c.summarizer.Summarize(ctx, req)
+	})
+	if !answered {
+		err = errors.New("no answer")
 	}
 	mu.Lock()
 	done = true
 	mu.Unlock()
-	if a.err != nil && sctx.Err() != nil {
-		a.err = fmt.Errorf("summarizer stopped at its deadline (%v, or the caller's): %w: %w", c.o.summarizerTimeout, context.Cause(sctx), a.err)
+	if err != nil && sctx.Err() != nil {
+		err = fmt.Errorf("summarizer stopped at its deadline (%v, or the caller's): %w: %w", c.o.summarizerTimeout, context.Cause(sctx), err)
 	}
-	return a.rec, reports, a.err
+	return rec, reports, err
 }
 
 // checkSummary validates a summarizer's record and passes it through the

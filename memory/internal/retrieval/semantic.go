@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/agentcompact/compact/internal/guard"
+
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/store"
@@ -156,7 +158,7 @@ func (s *Semantic) queryVector(ctx context.Context, query string) (qvec, error) 
 		return s.lastVec, nil
 	}
 	s.mu.Unlock()
-	v, err := guardedEmbed(ctx, func(ctx context.Context) ([]float32, error) { return s.cfg.Embedder.EmbedQuery(ctx, query) })
+	v, _, err := guard.Call(ctx, "embedder", func(ctx context.Context) ([]float32, error) { return s.cfg.Embedder.EmbedQuery(ctx, query) })
 	if err != nil {
 		return qvec{}, fmt.Errorf("embed the input: %w", err)
 	}
@@ -173,7 +175,7 @@ func (s *Semantic) queryVector(ctx context.Context, query string) (qvec, error) 
 // embedBatch embeds texts, those of the messages ids, and caches their
 // unit vectors; nothing of the batch is cached when any vector is invalid.
 func (s *Semantic) embedBatch(ctx context.Context, ids, texts []string) error {
-	vs, err := guardedEmbed(ctx, func(ctx context.Context) ([][]float32, error) {
+	vs, _, err := guard.Call(ctx, "embedder", func(ctx context.Context) ([][]float32, error) {
 		return s.cfg.Embedder.EmbedDocuments(ctx, slices.Clone(texts)) // langchaingo's may rewrite them
 	})
 	if err != nil {
@@ -272,31 +274,4 @@ func dot(a, b qvec) float64 {
 		s0 += int32(x[i]) * int32(y[i])
 	}
 	return float64(int64(s0)+int64(s1)+int64(s2)+int64(s3)) * float64(a.scale) * float64(b.scale)
-}
-
-// guardedEmbed runs an embedder call f so that ctx bounds it even when the
-// embedder ignores ctx (the call is then left to finish on its own), and a
-// panic in it is an error.
-func guardedEmbed[T any](ctx context.Context, f func(context.Context) (T, error)) (T, error) {
-	type answer struct {
-		v   T
-		err error
-	}
-	ch := make(chan answer, 1) // buffered: a late embedder never blocks
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				ch <- answer{err: fmt.Errorf("embedder panicked: %v", r)}
-			}
-		}()
-		v, err := f(ctx)
-		ch <- answer{v, err}
-	}()
-	select {
-	case a := <-ch:
-		return a.v, a.err
-	case <-ctx.Done():
-		var zero T
-		return zero, context.Cause(ctx)
-	}
 }
