@@ -19,6 +19,10 @@
 //     are stored in store.MarshalMessage's JSON form, so text that is not
 //     valid UTF-8 comes back with each invalid byte as U+FFFD (as do the
 //     records' texts);
+//   - compact_messages_fts: an FTS5 index of the messages' content (the
+//     porter tokenizer over unicode61: words match their English stems),
+//     kept by triggers, which History.Search (store.Searcher) ranks with
+//     bm25;
 //   - compact_originals: the originals, in insertion order, with their text
 //     as given and its store.FoldCase form, which searches match with instr
 //     on bytes (the query is never a pattern).
