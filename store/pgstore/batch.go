@@ -40,42 +40,42 @@ func newBatchID() ([]byte, error) {
 func ambiguous(err error) bool { return !notRun(err) && connLost(err) }
 
 // sendOnce runs the write send until it is known to be applied exactly
-// once, up to attempts sends a growing pause apart. A send that shows
-// it never ran is sent again. After an ambiguous failure, applied (a read, retried while its
-// connection is lost) tells whether the batch is there: then the write
-// succeeded; if not, it is sent again with the same batch id. Any other
-// error, a dead ctx, or a failed check is returned.
+// once, again under the store's [RetryPolicy]. A send that shows it never
+// ran is sent again. After an ambiguous failure, applied (a read, retried
+// while its connection is lost) tells whether the batch is there: then the
+// write succeeded; if not, it is sent again with the same batch id. Any
+// other error, a dead ctx, a spent policy or a failed check is returned.
 func (s *Store) sendOnce(ctx context.Context, send func() error, applied func() (bool, error)) error {
-	var err error
-	for attempt := range attempts {
-		if attempt > 0 && !pause(ctx, attempt) {
-			return err
-		}
-		err = send()
+	r := s.newRetrier()
+	for {
+		r.attempt++
+		err := send()
 		switch {
 		case err == nil:
 			return nil
 		case ctx.Err() != nil:
 			return err
 		case notRun(err):
-			continue
 		case !ambiguous(err):
 			return err
+		default:
+			s.checked.Add(1)
+			var there bool
+			cerr := s.readAgain(ctx, func() (cerr error) {
+				there, cerr = applied()
+				return cerr
+			})
+			if cerr != nil {
+				return fmt.Errorf("%w; checking whether it was applied: %w", err, cerr)
+			}
+			if there {
+				return nil
+			}
 		}
-		s.checked.Add(1)
-		var there bool
-		cerr := readAgain(ctx, func() (cerr error) {
-			there, cerr = applied()
-			return cerr
-		})
-		if cerr != nil {
-			return fmt.Errorf("%w; checking whether it was applied: %w", err, cerr)
-		}
-		if there {
-			return nil
+		if !r.again(ctx) {
+			return err
 		}
 	}
-	return err
 }
 
 // appendApplied reports whether the n messages of append batch id are in

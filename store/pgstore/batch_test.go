@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentcompact/compact/internal/pgtest"
+	"github.com/agentcompact/compact/store"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -35,11 +36,13 @@ func TestSendOnce(t *testing.T) {
 		{name: "terminated, not applied", errs: []error{terminated, nil}, applied: []bool{false}, wantSends: 2},
 		{name: "rejected", errs: []error{rejected}, wantErr: "23505", wantSends: 1},
 		{name: "partial", errs: []error{terminated}, checkErr: errPartialBatch, wantErr: "checking whether it was applied: the write was found in part", wantSends: 1},
-		{name: "always terminated", errs: repeat(terminated, attempts), applied: make([]bool, attempts), wantErr: "57P01", wantSends: attempts},
+		{name: "always terminated", errs: repeat(terminated, 200), applied: make([]bool, 200), wantErr: "57P01", wantSends: -1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := &Store{}
+			// A policy of 40 ms, 1 ms apart: the always-terminated write gives
+			// up after a few dozen sends, each checked.
+			s := &Store{retry: RetryPolicy{MaxWait: 40 * time.Millisecond, Backoff: func(int) time.Duration { return time.Millisecond }}}
 			sends, checks := 0, 0
 			err := s.sendOnce(ctx, func() error {
 				sends++
@@ -57,7 +60,12 @@ func TestSendOnce(t *testing.T) {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), c.wantErr)
 			}
-			assert.Equal(t, c.wantSends, sends)
+			if c.wantSends < 0 {
+				assert.Greater(t, sends, 2, "sent again until the policy's time is spent")
+				assert.Less(t, sends, 200)
+			} else {
+				assert.Equal(t, c.wantSends, sends)
+			}
 			assert.Equal(t, int64(checks), s.checked.Load(), "each ambiguous failure is checked")
 		})
 	}
@@ -101,10 +109,11 @@ func storeUnderKills(t *testing.T) (s *Store, stop func() int64) {
 	return s, pgtest.Terminate(t, dsn, app, 100*time.Millisecond)
 }
 
-// TestAppendsWhileBackendsTerminated: concurrent appends while another
-// connection terminates the store's backends in a loop. No append reaches
-// its caller as an error, none is lost, none is stored twice; some
-// failures were ambiguous and resolved by batch id.
+// TestAppendsWhileBackendsTerminated, a soak test: concurrent appends
+// while another connection terminates the store's backends every 100 ms.
+// It asserts only what must always hold, whatever the timing: no append
+// reaches its caller as an error, none is lost, none is stored twice
+// (faults_test.go injects each ambiguous case deterministically).
 func TestAppendsWhileBackendsTerminated(t *testing.T) {
 	s, stop := storeUnderKills(t)
 	ctx := context.Background()
@@ -139,8 +148,6 @@ func TestAppendsWhileBackendsTerminated(t *testing.T) {
 	for _, err := range failed {
 		t.Errorf("an append failed: %v", err)
 	}
-	require.Positive(t, n, "backends were terminated")
-	require.Positive(t, s.checked.Load(), "some appends failed ambiguously and were checked")
 
 	msgs, err := h.Messages(ctx)
 	require.NoError(t, err)
@@ -164,9 +171,9 @@ func TestAppendsWhileBackendsTerminated(t *testing.T) {
 	t.Logf("%d appends, %d backends terminated, %d ambiguous failures checked by batch id", total, n, s.checked.Load())
 }
 
-// TestReplacesWhileBackendsTerminated: SetMessages in a loop while the
-// store's backends are terminated: no error, and each call bumped the
-// epoch exactly once (none applied twice, none lost).
+// TestReplacesWhileBackendsTerminated, a soak test: SetMessages in a loop
+// while the store's backends are terminated every 100 ms: no error, and
+// each call bumped the epoch exactly once (none applied twice, none lost).
 func TestReplacesWhileBackendsTerminated(t *testing.T) {
 	s, stop := storeUnderKills(t)
 	ctx := context.Background()
@@ -177,8 +184,6 @@ func TestReplacesWhileBackendsTerminated(t *testing.T) {
 		assert.NoError(t, err, "call %d", calls)
 	}
 	n := stop()
-	require.Positive(t, n, "backends were terminated")
-	require.Positive(t, s.checked.Load(), "some replaces failed ambiguously and were checked")
 	msgs, epoch, err := h.MessagesSince(ctx, 0)
 	require.NoError(t, err)
 	require.Len(t, msgs, 1)
@@ -208,4 +213,44 @@ func TestBatchMigration(t *testing.T) {
 	require.Len(t, msgs, 2)
 	assert.Equal(t, "old", msgs[0].GetContent())
 	assert.Equal(t, "new", msgs[1].GetContent())
+}
+
+// TestSavesWhileBackendsTerminated, a soak test: compare-and-swap saves,
+// each after a load, and originals and leases, in a loop while the store's
+// backends are terminated every 100 ms: no call fails, every save is
+// stored once (the version counts the saves, the chain holds each record
+// once) and every original is there.
+func TestSavesWhileBackendsTerminated(t *testing.T) {
+	s, stop := storeUnderKills(t)
+	ctx := context.Background()
+	saves := 0
+	for end := time.Now().Add(killRun); time.Now().Before(end); saves++ {
+		st, err := s.Load(ctx, "conv")
+		require.NoError(t, err, "load %d", saves)
+		require.Equal(t, int64(saves), st.Version, "load %d", saves)
+		require.Len(t, st.Chain, saves, "load %d", saves)
+		st.Chain = append(st.Chain, record(fmt.Sprintf("s%d", saves)))
+		v, err := s.Save(ctx, st, saves)
+		require.NoError(t, err, "save %d", saves)
+		require.Equal(t, int64(saves+1), v)
+		ref := fmt.Sprintf("r%d", saves)
+		require.NoError(t, s.PutOriginals(ctx, "conv", []store.Original{{Ref: ref, Role: llms.ChatMessageTypeTool, Text: ref}}))
+		ok, err := s.TryLease(ctx, "conv", "me", time.Minute)
+		require.NoError(t, err)
+		require.True(t, ok)
+		require.NoError(t, s.ReleaseLease(ctx, "conv", "me"))
+	}
+	n := stop()
+	st, err := s.Load(ctx, "conv")
+	require.NoError(t, err)
+	assert.Equal(t, int64(saves), st.Version)
+	for i, r := range st.Chain {
+		assert.Equal(t, fmt.Sprintf("s%d", i), r.ID)
+	}
+	for i := range saves {
+		o, err := s.Original(ctx, "conv", fmt.Sprintf("r%d", i))
+		require.NoError(t, err)
+		assert.Equal(t, fmt.Sprintf("r%d", i), o.Text)
+	}
+	t.Logf("%d saves, %d backends terminated, %d ambiguous failures checked by batch id", saves, n, s.checked.Load())
 }

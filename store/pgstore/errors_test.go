@@ -103,8 +103,8 @@ func TestMigrateConcurrently(t *testing.T) {
 }
 
 // TestConnectionsDropped: the server terminates the pool's connections
-// mid-run; a call may fail, with an error that says what was attempted,
-// and the next call recovers.
+// between calls; the next calls succeed (the retry policy rides out the
+// dead connections the pool still holds) and nothing is lost.
 func TestConnectionsDropped(t *testing.T) {
 	dsn := testDSN(t)
 	app := "compact_drop_" + randomPrefix(t)
@@ -129,24 +129,13 @@ func TestConnectionsDropped(t *testing.T) {
 	require.NoError(t, admin.QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = $1`, app).Scan(&killed))
 	require.Positive(t, killed, "the pool's connections were terminated")
 
-	var failures []error
-	recovered := false
-	for attempt := 0; attempt < 5 && !recovered; attempt++ {
-		if _, err := s.Version(ctx, "conv"); err != nil {
-			failures = append(failures, err)
-			continue
-		}
-		recovered = true
-	}
-	require.True(t, recovered, "a later call recovers: %v", failures)
-	for _, err := range failures {
-		assert.Contains(t, err.Error(), `pgstore: version of session "conv"`, "the error says what was attempted")
-	}
+	v, err := s.Version(ctx, "conv")
+	require.NoError(t, err, "a read after the connections were terminated")
+	assert.Equal(t, int64(1), v)
 	require.NoError(t, h.AddMessage(ctx, llms.HumanChatMessage{Content: "after"}))
 	msgs, err := h.Messages(ctx)
 	require.NoError(t, err)
 	require.Len(t, msgs, 2, "nothing lost")
-	t.Logf("%d connections terminated; %d calls failed before the pool recovered", killed, len(failures))
 }
 
 // newTestStoreDSN is newTestStore on a given DSN.

@@ -47,7 +47,7 @@ func (h *History) MessagesSinceVersion(ctx context.Context, from int) ([]llms.Ch
 	var out []llms.ChatMessage
 	var e uint64
 	var v int64
-	err = readAgain(ctx, func() (err error) {
+	err = h.s.readAgain(ctx, func() (err error) {
 		out, e, v, err = h.readSince(ctx, k, from)
 		return err
 	})

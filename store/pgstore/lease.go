@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agentcompact/compact/internal/idtext"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // TryLease implements store.Leaser with a lease row per session, timed by
@@ -21,11 +22,17 @@ func (s *Store) TryLease(ctx context.Context, sessionID, holder string, ttl time
 	if err != nil {
 		return false, s.fail(ctx, op, err)
 	}
-	ct, err := s.pool.Exec(ctx, fmt.Sprintf(`INSERT INTO %[1]s AS l (session_key, holder, expires_at)
+	// Sent again while the connection is lost: a lease this holder took
+	// before the loss is extended by the retry, so the answer is the same.
+	var ct pgconn.CommandTag
+	err = s.readAgain(ctx, func() (err error) {
+		ct, err = s.pool.Exec(ctx, fmt.Sprintf(`INSERT INTO %[1]s AS l (session_key, holder, expires_at)
 		VALUES ($1, $2, clock_timestamp() + $3 * interval '1 microsecond')
 		ON CONFLICT (session_key) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
 		WHERE l.holder = excluded.holder OR l.expires_at <= clock_timestamp()`, s.t.leases),
-		k, []byte(holder), ttl.Microseconds())
+			k, []byte(holder), ttl.Microseconds())
+		return err
+	})
 	if err != nil {
 		return false, s.fail(ctx, op, err)
 	}
@@ -39,7 +46,11 @@ func (s *Store) ReleaseLease(ctx context.Context, sessionID, holder string) erro
 	if err != nil {
 		return s.fail(ctx, op, err)
 	}
-	if _, err := s.pool.Exec(ctx, fmt.Sprintf(`DELETE FROM %s WHERE session_key = $1 AND holder = $2`, s.t.leases), k, []byte(holder)); err != nil {
+	err = s.readAgain(ctx, func() error { // a delete: sending it again is safe
+		_, err := s.pool.Exec(ctx, fmt.Sprintf(`DELETE FROM %s WHERE session_key = $1 AND holder = $2`, s.t.leases), k, []byte(holder))
+		return err
+	})
+	if err != nil {
 		return s.fail(ctx, op, err)
 	}
 	return nil

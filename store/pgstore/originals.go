@@ -34,12 +34,15 @@ func (s *Store) PutOriginals(ctx context.Context, sessionID string, originals []
 		refs[i], ids[i], roles[i], names[i] = o.Ref, []byte(o.MessageID), []byte(o.Role), []byte(o.Name)
 		texts[i], folded[i] = []byte(o.Text), []byte(store.FoldCase(o.Text))
 	}
-	_, err = s.pool.Exec(ctx, fmt.Sprintf(`INSERT INTO %s (session_key, ref, message_id, role, name, text, folded)
+	err = s.readAgain(ctx, func() error { // ON CONFLICT DO NOTHING: sending it again is safe
+		_, err := s.pool.Exec(ctx, fmt.Sprintf(`INSERT INTO %s (session_key, ref, message_id, role, name, text, folded)
 		SELECT $1, o.ref, o.id, o.role, o.name, o.text, o.folded
 		FROM unnest($2::text[], $3::bytea[], $4::bytea[], $5::bytea[], $6::bytea[], $7::bytea[])
 			WITH ORDINALITY AS o(ref, id, role, name, text, folded, ord)
 		ORDER BY o.ord
 		ON CONFLICT (session_key, ref) DO NOTHING`, s.t.originals), k, refs, ids, roles, names, texts, folded)
+		return err
+	})
 	if err != nil {
 		return s.fail(ctx, op, err)
 	}
@@ -94,8 +97,19 @@ func (s *Store) SearchOriginals(ctx context.Context, sessionID, query string, li
 	return list, nil
 }
 
-// queryOriginals runs a query of originals.
+// queryOriginals runs a query of originals, again while its connection is
+// lost.
 func (s *Store) queryOriginals(ctx context.Context, sql string, args ...any) ([]store.Original, error) {
+	var out []store.Original
+	err := s.readAgain(ctx, func() (err error) {
+		out, err = s.queryOriginalsOnce(ctx, sql, args...)
+		return err
+	})
+	return out, err
+}
+
+// queryOriginalsOnce is one try of queryOriginals.
+func (s *Store) queryOriginalsOnce(ctx context.Context, sql string, args ...any) ([]store.Original, error) {
 	rows, err := s.pool.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, err

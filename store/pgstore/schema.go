@@ -13,7 +13,7 @@ import (
 // SchemaVersion is the schema version this package creates and migrates
 // databases to. [New] and [Store.Migrate] refuse a database at a newer
 // version.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // migrations are the schema's versions, in order: migrations[i] brings the
 // tables at schema version i to version i+1. %[1]s is the table prefix.
@@ -80,6 +80,8 @@ var migrations = []string{
 	// 3: batch ids of history writes, to resolve an ambiguous failure
 	// (batch.go).
 	batchMigration,
+	// 4: batch ids of saves, to resolve an ambiguous commit (store.go).
+	`ALTER TABLE %[1]ssessions ADD COLUMN IF NOT EXISTS batch bytea;`,
 }
 
 // validPrefix reports whether p is a table prefix this package accepts:

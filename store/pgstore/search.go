@@ -82,12 +82,25 @@ func (h *History) Search(ctx context.Context, query string, limit int) ([]store.
 	// Each term is letters and digits only, quoted as a tsquery lexeme (the
 	// language normalizes it; a stop word drops out), joined by OR.
 	tsq := "'" + strings.Join(terms, "' | '") + "'"
+	var out []store.Hit
+	err = h.s.readAgain(ctx, func() (err error) {
+		out, err = h.search(ctx, k, tsq, limit)
+		return err
+	})
+	if err != nil {
+		return nil, h.s.fail(ctx, op, err)
+	}
+	return out, nil
+}
+
+// search is one try of Search.
+func (h *History) search(ctx context.Context, k []byte, tsq string, limit int) ([]store.Hit, error) {
 	rows, err := h.s.pool.Query(ctx, fmt.Sprintf(`SELECT m.pos, ts_rank(m.tsv, to_tsquery($3::regconfig, $2))
 		FROM %[1]s m JOIN %[2]s h ON h.session_key = m.session_key AND h.epoch = m.epoch
 		WHERE m.session_key = $1 AND m.tsv @@ to_tsquery($3::regconfig, $2)
 		ORDER BY 2 DESC, m.pos DESC LIMIT $4`, h.s.t.messages, h.s.t.histories), k, tsq, h.s.lang, limit)
 	if err != nil {
-		return nil, h.s.fail(ctx, op, err)
+		return nil, err
 	}
 	defer rows.Close()
 	var out []store.Hit
@@ -95,12 +108,9 @@ func (h *History) Search(ctx context.Context, query string, limit int) ([]store.
 		var pos int32
 		var score float32
 		if err := rows.Scan(&pos, &score); err != nil {
-			return nil, h.s.fail(ctx, op, err)
+			return nil, err
 		}
 		out = append(out, store.Hit{Pos: int(pos), Score: float64(score)})
 	}
-	if err := rows.Err(); err != nil {
-		return nil, h.s.fail(ctx, op, err)
-	}
-	return out, nil
+	return out, rows.Err()
 }

@@ -1,6 +1,7 @@
 package pgstore
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -38,8 +39,9 @@ type Store struct {
 	pool   *pgxpool.Pool
 	owned  bool // Close closes the pool
 	t      tables
-	target string // host:port/database, for errors (never the password)
-	lang   string // the text-search configuration (WithSearchLanguage, search.go)
+	target string      // host:port/database, for errors (never the password)
+	lang   string      // the text-search configuration (WithSearchLanguage, search.go)
+	retry  RetryPolicy // WithRetry (retry.go)
 	// checked counts the history writes whose outcome an ambiguous
 	// failure hid and that were looked up by batch id (batch.go; tests).
 	checked atomic.Int64
@@ -59,7 +61,8 @@ type options struct {
 	pool    *pgxpool.Pool
 	migrate bool
 	maxConn int32
-	lang    string // WithSearchLanguage (search.go)
+	lang    string      // WithSearchLanguage (search.go)
+	retry   RetryPolicy // WithRetry (retry.go)
 }
 
 // WithTablePrefix sets the prefix of the store's table names, so that
@@ -96,7 +99,7 @@ func New(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	if !validPrefix(o.prefix) {
 		return nil, fmt.Errorf("pgstore: table prefix %s: want 1-40 bytes of [a-z0-9_], not starting with a digit", idtext.Quote(o.prefix))
 	}
-	s := &Store{pool: o.pool, t: newTables(o.prefix), lang: o.lang}
+	s := &Store{pool: o.pool, t: newTables(o.prefix), lang: o.lang, retry: o.retry.withDefaults()}
 	if s.pool == nil {
 		cfg, err := pgxpool.ParseConfig(dsn)
 		if err != nil {
@@ -203,7 +206,7 @@ func (s *Store) Load(ctx context.Context, sessionID string) (store.State, error)
 	}
 	st := store.State{SessionID: sessionID}
 	var records [][]byte
-	err = readAgain(ctx, func() error {
+	err = s.readAgain(ctx, func() error {
 		st, records = store.State{SessionID: sessionID}, nil
 		row := s.pool.QueryRow(ctx, fmt.Sprintf(`SELECT s.version, s.up_to, s.kept, s.history_len, s.engine, s.updated_at,
 		(SELECT array_agg(r.record ORDER BY r.seq) FROM %s r WHERE r.session_key = $1)
@@ -249,7 +252,9 @@ func scanState(row pgx.Row, st *store.State, records *[][]byte) error {
 
 // Save implements store.Store: one transaction, in four round trips
 // (begin, the version check locking the session's row, the writes as one
-// batch, commit).
+// batch, commit). The session's row records the save's batch id (schema
+// version 4), so a save whose connection was lost mid-transaction or at
+// its commit is looked up and sent again only if it is not there.
 func (s *Store) Save(ctx context.Context, st store.State, chainFrom int) (int64, error) {
 	op := fmt.Sprintf("save session %s at version %d", idtext.Quote(st.SessionID), st.Version)
 	if chainFrom < 0 || chainFrom > len(st.Chain) {
@@ -259,11 +264,25 @@ func (s *Store) Save(ctx context.Context, st store.State, chainFrom int) (int64,
 	if err != nil {
 		return 0, s.fail(ctx, op, err)
 	}
-	b, err := s.saveBatch(k, st, chainFrom)
+	id, err := newBatchID()
 	if err != nil {
 		return 0, s.fail(ctx, op, err)
 	}
-	err = pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	batch, err := s.saveBatch(k, st, chainFrom, id)
+	if err != nil {
+		return 0, s.fail(ctx, op, err)
+	}
+	err = s.sendOnce(ctx, func() error { return s.saveTx(ctx, k, st, chainFrom, batch()) },
+		func() (bool, error) { return s.saveApplied(ctx, k, id) })
+	if err != nil {
+		return 0, s.fail(ctx, op, err)
+	}
+	return st.Version + 1, nil
+}
+
+// saveTx is one try of Save: the transaction.
+func (s *Store) saveTx(ctx context.Context, k []byte, st store.State, chainFrom int, b *pgx.Batch) error {
+	return pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		var cur int64
 		var stored int
 		err := tx.QueryRow(ctx, fmt.Sprintf(`SELECT coalesce((SELECT version FROM %s WHERE session_key = $1 FOR UPDATE), 0),
@@ -279,10 +298,18 @@ func (s *Store) Save(ctx context.Context, st store.State, chainFrom int) (int64,
 		}
 		return runSave(tx.SendBatch(ctx, b), st.Version)
 	})
+}
+
+// saveApplied reports whether the session's row was last written by the
+// save of batch id.
+func (s *Store) saveApplied(ctx context.Context, k, id []byte) (bool, error) {
+	var last []byte
+	err := s.pool.QueryRow(ctx, fmt.Sprintf(`SELECT coalesce((SELECT batch FROM %s WHERE session_key = $1), '')`,
+		s.t.sessions), k).Scan(&last)
 	if err != nil {
-		return 0, s.fail(ctx, op, err)
+		return false, err
 	}
-	return st.Version + 1, nil
+	return bytes.Equal(last, id), nil
 }
 
 // runSave reads the results of a save batch: the session's upsert first,
@@ -299,31 +326,37 @@ func runSave(br pgx.BatchResults, version int64) error {
 	return errors.Join(err, br.Close())
 }
 
-// saveBatch queues the writes of a Save: the session's row first (see
-// runSave), then the chain's new records.
-func (s *Store) saveBatch(k []byte, st store.State, chainFrom int) (*pgx.Batch, error) {
+// saveBatch encodes the writes of a Save and returns what queues them in
+// a new batch: the session's row first (see runSave), then the chain's new
+// records. Each try needs a batch of its own: pgx keeps in it the
+// statements it prepared on the connection it was sent on.
+func (s *Store) saveBatch(k []byte, st store.State, chainFrom int, id []byte) (func() *pgx.Batch, error) {
 	kept, err := json.Marshal(st.Kept)
 	if err != nil {
 		return nil, fmt.Errorf("encode the kept positions: %w", err)
 	}
-	b := &pgx.Batch{}
-	b.Queue(fmt.Sprintf(`INSERT INTO %[1]s (session_key, session_id, version, up_to, kept, history_len, engine, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-		ON CONFLICT (session_key) DO UPDATE SET version = excluded.version, up_to = excluded.up_to, kept = excluded.kept,
-			history_len = excluded.history_len, engine = excluded.engine, updated_at = excluded.updated_at
-		WHERE %[1]s.version = $9`, s.t.sessions),
-		k, []byte(st.SessionID), st.Version+1, st.UpTo, kept, st.HistoryLen, []byte(st.Engine), st.UpdatedAt, st.Version)
-	b.Queue(fmt.Sprintf(`DELETE FROM %s WHERE session_key = $1 AND seq >= $2`, s.t.summaries), k, chainFrom)
-	for i := chainFrom; i < len(st.Chain); i++ {
-		r := st.Chain[i]
-		raw, err := json.Marshal(r)
-		if err != nil {
-			return nil, fmt.Errorf("encode summary record %d: %w", i, err)
+	raws := make([][]byte, len(st.Chain)-chainFrom)
+	for i := range raws {
+		if raws[i], err = json.Marshal(st.Chain[chainFrom+i]); err != nil {
+			return nil, fmt.Errorf("encode summary record %d: %w", chainFrom+i, err)
 		}
-		b.Queue(fmt.Sprintf(`INSERT INTO %s (session_key, seq, summary_id, depth, mode, created_at, record)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`, s.t.summaries), k, i, []byte(r.ID), r.Depth, []byte(r.Mode), r.Timestamp, raw)
 	}
-	return b, nil
+	return func() *pgx.Batch {
+		b := &pgx.Batch{}
+		b.Queue(fmt.Sprintf(`INSERT INTO %[1]s (session_key, session_id, version, up_to, kept, history_len, engine, updated_at, batch)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $10)
+			ON CONFLICT (session_key) DO UPDATE SET version = excluded.version, up_to = excluded.up_to, kept = excluded.kept,
+				history_len = excluded.history_len, engine = excluded.engine, updated_at = excluded.updated_at, batch = excluded.batch
+			WHERE %[1]s.version = $9`, s.t.sessions),
+			k, []byte(st.SessionID), st.Version+1, st.UpTo, kept, st.HistoryLen, []byte(st.Engine), st.UpdatedAt, st.Version, id)
+		b.Queue(fmt.Sprintf(`DELETE FROM %s WHERE session_key = $1 AND seq >= $2`, s.t.summaries), k, chainFrom)
+		for i, raw := range raws {
+			r := st.Chain[chainFrom+i]
+			b.Queue(fmt.Sprintf(`INSERT INTO %s (session_key, seq, summary_id, depth, mode, created_at, record)
+				VALUES ($1, $2, $3, $4, $5, $6, $7)`, s.t.summaries), k, chainFrom+i, []byte(r.ID), r.Depth, []byte(r.Mode), r.Timestamp, raw)
+		}
+		return b
+	}, nil
 }
 
 // Version implements store.Store: one round trip.
@@ -334,7 +367,7 @@ func (s *Store) Version(ctx context.Context, sessionID string) (int64, error) {
 		return 0, s.fail(ctx, op, err)
 	}
 	var v int64
-	err = readAgain(ctx, func() error {
+	err = s.readAgain(ctx, func() error {
 		return s.pool.QueryRow(ctx, fmt.Sprintf(`SELECT version FROM %s WHERE session_key = $1`, s.t.sessions), k).Scan(&v)
 	})
 	if errors.Is(err, pgx.ErrNoRows) {
