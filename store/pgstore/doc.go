@@ -45,30 +45,41 @@
 // replica that dies holding one blocks the others' summarizer only until
 // it expires (see conversation.NewSummarizeGate).
 //
-// # Crash semantics of history writes
+// # Lost connections and crash semantics of writes
 //
-// When the connection of a history write (AddMessages, Clear, SetMessages)
-// fails, the store tells three cases apart:
+// Every call follows one [RetryPolicy] ([WithRetry]; by default it keeps
+// trying for [DefaultRetryMaxWait], 5 ms doubling to 250 ms apart, and
+// stops when the context ends). Before each retry the pool's idle
+// connections are pinged and the dead ones closed, so an outage that ended
+// them all costs one try, not one a connection. Reads, searches,
+// PutOriginals (a ref already stored keeps its first original), TryLease
+// (a retry extends the holder's own lease) and ReleaseLease are safe to
+// send twice and are sent again whenever the connection was lost or could
+// not be made. A write whose outcome a lost connection may hide (an
+// append, Clear, SetMessages, Save) tells three cases apart:
 //
-//   - The statement was never sent (pgx found the connection dead first):
-//     it is sent again on another connection.
+//   - The statement was never sent (pgx found the connection dead first,
+//     or could not connect): it is sent again.
 //   - The server rejected the statement (any SQLSTATE other than a lost
-//     connection): it was rolled back; the error is returned.
+//     connection; a Save's store.ErrConflict): it was rolled back; the
+//     error is returned.
 //   - The connection was lost after the statement was sent (its backend
 //     terminated, SQLSTATE 57P01 or 57P02; a class 08 error; the socket
-//     closed): the write may have committed. Every write carries a random
-//     batch id (schema version 3: the messages of an append hold it, and a
-//     replace records it on the session's history row), so the store reads
-//     it back, retrying that read while connections are lost. All the
-//     append's messages there, or the session last replaced by this call:
-//     the call returns nil. None there: the same write, with the same batch
-//     id, is sent again. Some of an append's messages there (only possible
-//     when something else edited the rows): an error saying so.
+//     closed), at any statement of a Save's transaction up to and
+//     including its commit: the write may have committed. Every write
+//     carries a random batch id (the messages of an append hold it, a
+//     replace records it on the session's history row, a Save on the
+//     session's row: schema versions 3 and 4), so the store reads it back,
+//     retrying that read while connections are lost. All the append's
+//     messages there, or the row last written by this call: the call
+//     returns nil. None there: the same write, with the same batch id, is
+//     sent again (a Save compares the version again, so a save that lost
+//     to another replica meanwhile gets store.ErrConflict). Some of an
+//     append's messages there (only possible when something else edited
+//     the rows): an error saying so.
 //
-// So a write that returns nil is in the history exactly once, and one that
-// returns an error after an ambiguous failure says whether it was checked.
-// Sends are bounded (ten in all, a growing pause apart: about two
-// seconds) and stop when the context ends: a
+// So a write that returns nil is stored exactly once, and one that returns
+// an error after an ambiguous failure says whether it was checked. A
 // context cancelled mid-statement returns its error unresolved, like
 // database/sql, and the write may then have been applied. The check reads
 // the committed rows: it settles a terminated backend, which has finished
