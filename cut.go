@@ -1,6 +1,7 @@
 package compact
 
 import (
+	"container/heap"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -63,12 +64,19 @@ func (c cutSpan) kept() int { return c.head() + c.tail() }
 // cut is stage 3b: it shortens the largest non-system messages, head and
 // tail, until the total fits limit. Cuts are relative to the message as
 // masked, so that the session can replay them. It returns how many
-// messages it cut and whether the budget now holds.
+// messages it cut and whether the budget now holds. The candidates wait in
+// a heap and the total is kept as it changes, so a cut of n messages costs
+// O(n log n), not a scan of every message per cut.
 func (w *work) cut(ns *sessionState, limit int) (int, bool) {
 	n := 0
 	done := map[int]bool{}
-	for w.total() > limit {
-		best := w.largestUncut(done)
+	q := w.cutCandidates()
+	total := w.total()
+	for total > limit {
+		best := q.pop(w, done)
+		if best < 0 {
+			best = w.lastToCut(done)
+		}
 		if best < 0 {
 			return n, false
 		}
@@ -83,7 +91,7 @@ func (w *work) cut(ns *sessionState, limit int) (int, bool) {
 		if had {
 			kept = prev.kept()
 		}
-		keep := w.bytesToKeep(kept, best, limit)
+		keep := bytesToKeep(kept, w.tokens[best], total-limit)
 		if keep <= 0 {
 			keep = 0
 			done[best] = true
@@ -94,39 +102,87 @@ func (w *work) cut(ns *sessionState, limit int) (int, bool) {
 		}
 		ns.setCut(id, c)
 		w.view[best] = c.apply(uncut, w.ref(best))
+		old := w.tokens[best]
 		w.tokens[best] = w.c.counter.CountMessage(w.view[best])
+		total += w.tokens[best] - old
 		w.flags[best] |= flagCut
+		if best != w.last && !done[best] {
+			q.push(w.tokens[best], best)
+		}
 	}
 	return n, true
 }
 
-// largestUncut returns the index of the message with the most tokens that
-// has a text to cut and is not done, or -1. The latest user message is cut
-// only when no other message is left to cut (I4).
-func (w *work) largestUncut(done map[int]bool) int {
-	best, bestTok := -1, -1
+// cutCandidates returns the messages stage 3 may cut, the latest user
+// message aside (I4: it is cut only when no other is left): those after
+// the leading system messages, not dropped, with a text to cut.
+func (w *work) cutCandidates() *cutHeap {
+	q := &cutHeap{}
 	for i := w.lead; i < len(w.view); i++ {
-		if i == w.last || w.dropped[i] || done[i] || w.tokens[i] <= bestTok {
+		if i == w.last || w.dropped[i] {
 			continue
 		}
 		if _, _, ok := largestText(w.view[i]); ok {
-			best, bestTok = i, w.tokens[i]
+			q.items = append(q.items, cutItem{w.tokens[i], i})
 		}
 	}
-	if best < 0 && w.last >= 0 && !w.dropped[w.last] && !done[w.last] {
-		if _, _, ok := largestText(w.view[w.last]); ok {
-			best = w.last
-		}
-	}
-	return best
+	heap.Init(q)
+	return q
 }
 
-// bytesToKeep returns how many of kept bytes message i may keep: fewer in
-// proportion to the tokens that must go, with a margin; at most half of
-// them.
-func (w *work) bytesToKeep(kept, i, limit int) int {
-	excess := w.total() - limit
-	tt := max(1, w.tokens[i])
+// lastToCut returns the latest user message if it may still be cut, or -1.
+func (w *work) lastToCut(done map[int]bool) int {
+	if w.last < 0 || w.dropped[w.last] || done[w.last] {
+		return -1
+	}
+	if _, _, ok := largestText(w.view[w.last]); !ok {
+		return -1
+	}
+	return w.last
+}
+
+// cutItem is a candidate of stage 3: a message's index and its tokens when
+// it was queued.
+type cutItem struct{ tokens, i int }
+
+// cutHeap orders the candidates of stage 3: most tokens first, the
+// earliest of equals first (as a scan in order would choose). An item whose
+// message has changed since it was queued is stale: the message was queued
+// again with its new tokens.
+type cutHeap struct{ items []cutItem }
+
+func (q *cutHeap) Len() int { return len(q.items) }
+func (q *cutHeap) Less(a, b int) bool {
+	x, y := q.items[a], q.items[b]
+	return x.tokens > y.tokens || x.tokens == y.tokens && x.i < y.i
+}
+func (q *cutHeap) Swap(a, b int) { q.items[a], q.items[b] = q.items[b], q.items[a] }
+func (q *cutHeap) Push(x any)    { q.items = append(q.items, x.(cutItem)) }
+func (q *cutHeap) Pop() any {
+	it := q.items[len(q.items)-1]
+	q.items = q.items[:len(q.items)-1]
+	return it
+}
+
+func (q *cutHeap) push(tokens, i int) { heap.Push(q, cutItem{tokens, i}) }
+
+// pop returns the index of the candidate with the most tokens that is not
+// done, or -1; stale items are passed over.
+func (q *cutHeap) pop(w *work, done map[int]bool) int {
+	for q.Len() > 0 {
+		it := heap.Pop(q).(cutItem)
+		if !done[it.i] && w.tokens[it.i] == it.tokens {
+			return it.i
+		}
+	}
+	return -1
+}
+
+// bytesToKeep returns how many of kept bytes a message of tokens tokens
+// may keep when excess tokens must go: fewer in proportion, with a margin;
+// at most half of them.
+func bytesToKeep(kept, tokens, excess int) int {
+	tt := max(1, tokens)
 	keep := kept - int(float64(kept)*float64(excess+16)/float64(tt)) - 8
 	if keep >= kept {
 		keep = kept / 2
