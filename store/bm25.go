@@ -47,8 +47,22 @@ func (x *bm25Index) add(text string) {
 	x.total += int64(n)
 }
 
-// search ranks the documents containing any of keys (SearchKeys) by BM25, best first
-// (ties: the later document first), at most limit.
+// Terms are walked or only looked up by how common they are. A term held
+// by more than commonShare of the documents (in a history of more than
+// walkAll documents) carries little signal and its postings are long: it
+// is not walked, only looked up (a binary search of its postings) for the
+// documents a rarer term found, as max-score pruning does with its
+// non-essential terms. A query of common terms alone finds nothing. So a
+// search walks the postings of its rare terms only: its cost follows what
+// it finds, not the history's length.
+const (
+	commonShare = 0.25
+	walkAll     = 256
+)
+
+// search ranks the documents containing any of keys (SearchKeys) by BM25,
+// best first (ties: the later document first), at most limit; common terms
+// only add to the scores of documents a rare term found.
 func (x *bm25Index) search(terms []string, limit int) []Hit {
 	if len(x.lens) == 0 || limit <= 0 {
 		return nil
@@ -58,19 +72,44 @@ func (x *bm25Index) search(terms []string, limit int) []Hit {
 	if avg == 0 {
 		avg = 1
 	}
+	score := func(p posting, idf float64) float64 {
+		tf := float64(p.tf)
+		norm := bm25K1 * (1 - bm25B + bm25B*float64(x.lens[p.doc])/avg)
+		return idf * tf * (bm25K1 + 1) / (tf + norm)
+	}
+	idf := func(df int) float64 { return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5)) }
+	common := len(x.lens) > walkAll
 	scores := map[int32]float64{}
+	var looked [][]posting
 	for _, t := range terms {
 		ps := x.postings[t]
 		if len(ps) == 0 {
 			continue
 		}
-		idf := math.Log(1 + (n-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
+		if common && float64(len(ps)) > commonShare*n {
+			looked = append(looked, ps)
+			continue
+		}
+		w := idf(len(ps))
 		for _, p := range ps {
-			tf := float64(p.tf)
-			norm := bm25K1 * (1 - bm25B + bm25B*float64(x.lens[p.doc])/avg)
-			scores[p.doc] += idf * tf * (bm25K1 + 1) / (tf + norm)
+			scores[p.doc] += score(p, w)
 		}
 	}
+	for _, ps := range looked {
+		w := idf(len(ps))
+		for d := range scores {
+			k := sort.Search(len(ps), func(i int) bool { return ps[i].doc >= d })
+			if k < len(ps) && ps[k].doc == d {
+				scores[d] += score(ps[k], w)
+			}
+		}
+	}
+	return topHits(scores, limit)
+}
+
+// topHits returns the limit best of scores, best first (ties: the later
+// document first).
+func topHits(scores map[int32]float64, limit int) []Hit {
 	hits := make([]Hit, 0, len(scores))
 	for d, s := range scores {
 		hits = append(hits, Hit{Pos: int(d), Score: s})
