@@ -60,6 +60,14 @@ const (
 	walkAll     = 256
 )
 
+// CommonTerm reports whether a search key held by df of a history's n
+// messages is too common to walk: more than a quarter of a history of more
+// than 256 messages. Such a key adds to the score of what rarer keys find
+// and finds nothing alone. The in-memory index applies it, and a caller
+// that knows the frequencies drops such words from the query it gives a
+// store's search (PostgreSQL, SQLite), so that no search walks them.
+func CommonTerm(df, n int) bool { return n > walkAll && float64(df) > commonShare*float64(n) }
+
 // search ranks the documents containing any of keys (SearchKeys) by BM25,
 // best first (ties: the later document first), at most limit; common terms
 // only add to the scores of documents a rare term found.
@@ -78,7 +86,6 @@ func (x *bm25Index) search(terms []string, limit int) []Hit {
 		return idf * tf * (bm25K1 + 1) / (tf + norm)
 	}
 	idf := func(df int) float64 { return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5)) }
-	common := len(x.lens) > walkAll
 	scores := map[int32]float64{}
 	var looked [][]posting
 	for _, t := range terms {
@@ -86,7 +93,7 @@ func (x *bm25Index) search(terms []string, limit int) []Hit {
 		if len(ps) == 0 {
 			continue
 		}
-		if common && float64(len(ps)) > commonShare*n {
+		if CommonTerm(len(ps), len(x.lens)) {
 			looked = append(looked, ps)
 			continue
 		}
