@@ -93,8 +93,11 @@ const killRun = 3 * time.Second
 
 // storeUnderKills opens a store on a connection application name of its
 // own and terminates every backend of that name every 100 ms from another
-// connection, until stop, which returns how many it ended.
-func storeUnderKills(t *testing.T) (s *Store, stop func() int64) {
+// connection, for killRun: until end. ended waits for the terminations to
+// stop and returns how many backends they ended. Calls still running at end
+// finish without kills, so a call fails only if the retry policy's time ran
+// out during the kills, whatever the machine's load.
+func storeUnderKills(t *testing.T) (s *Store, end time.Time, ended func() int64) {
 	t.Helper()
 	dsn := testDSN(t)
 	if !strings.Contains(dsn, "://") {
@@ -106,7 +109,19 @@ func storeUnderKills(t *testing.T) (s *Store, stop func() int64) {
 		sep = "&"
 	}
 	s = newTestStoreDSN(t, dsn+sep+"application_name="+app)
-	return s, pgtest.Terminate(t, dsn, app, 100*time.Millisecond)
+	stop := pgtest.Terminate(t, dsn, app, 100*time.Millisecond)
+	end = time.Now().Add(killRun)
+	done := make(chan int64, 1)
+	go func() {
+		time.Sleep(time.Until(end))
+		done <- stop()
+	}()
+	var n int64
+	var once sync.Once
+	return s, end, func() int64 {
+		once.Do(func() { n = <-done })
+		return n
+	}
 }
 
 // TestAppendsWhileBackendsTerminated, a soak test: concurrent appends
@@ -115,12 +130,11 @@ func storeUnderKills(t *testing.T) (s *Store, stop func() int64) {
 // reaches its caller as an error, none is lost, none is stored twice
 // (faults_test.go injects each ambiguous case deterministically).
 func TestAppendsWhileBackendsTerminated(t *testing.T) {
-	s, stop := storeUnderKills(t)
+	s, end, ended := storeUnderKills(t)
 	ctx := context.Background()
 	h := s.History("conv")
 
 	const writers = 4
-	end := time.Now().Add(killRun)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var failed []error
@@ -144,7 +158,7 @@ func TestAppendsWhileBackendsTerminated(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	n := stop()
+	n := ended()
 	for _, err := range failed {
 		t.Errorf("an append failed: %v", err)
 	}
@@ -175,15 +189,15 @@ func TestAppendsWhileBackendsTerminated(t *testing.T) {
 // while the store's backends are terminated every 100 ms: no error, and
 // each call bumped the epoch exactly once (none applied twice, none lost).
 func TestReplacesWhileBackendsTerminated(t *testing.T) {
-	s, stop := storeUnderKills(t)
+	s, end, ended := storeUnderKills(t)
 	ctx := context.Background()
 	h := s.History("conv")
 	calls := 0
-	for end := time.Now().Add(killRun); time.Now().Before(end); calls++ {
+	for ; time.Now().Before(end); calls++ {
 		err := h.SetMessages(ctx, []llms.ChatMessage{llms.HumanChatMessage{Content: fmt.Sprintf("v%d", calls)}})
 		assert.NoError(t, err, "call %d", calls)
 	}
-	n := stop()
+	n := ended()
 	msgs, epoch, err := h.MessagesSince(ctx, 0)
 	require.NoError(t, err)
 	require.Len(t, msgs, 1)
@@ -221,10 +235,10 @@ func TestBatchMigration(t *testing.T) {
 // stored once (the version counts the saves, the chain holds each record
 // once) and every original is there.
 func TestSavesWhileBackendsTerminated(t *testing.T) {
-	s, stop := storeUnderKills(t)
+	s, end, ended := storeUnderKills(t)
 	ctx := context.Background()
 	saves := 0
-	for end := time.Now().Add(killRun); time.Now().Before(end); saves++ {
+	for ; time.Now().Before(end); saves++ {
 		st, err := s.Load(ctx, "conv")
 		require.NoError(t, err, "load %d", saves)
 		require.Equal(t, int64(saves), st.Version, "load %d", saves)
@@ -240,7 +254,7 @@ func TestSavesWhileBackendsTerminated(t *testing.T) {
 		require.True(t, ok)
 		require.NoError(t, s.ReleaseLease(ctx, "conv", "me"))
 	}
-	n := stop()
+	n := ended()
 	st, err := s.Load(ctx, "conv")
 	require.NoError(t, err)
 	assert.Equal(t, int64(saves), st.Version)

@@ -179,6 +179,8 @@ func (s *Store) migrateTx(ctx context.Context, tx pgx.Tx) error {
 // dropAll drops the store's tables (tests).
 func (s *Store) dropAll(ctx context.Context) error {
 	names := []string{s.t.schema, s.t.sessions, s.t.summaries, s.t.histories, s.t.messages, s.t.originals, s.t.leases}
-	_, err := s.pool.Exec(ctx, "DROP TABLE IF EXISTS "+strings.Join(names, ", "))
-	return err
+	return s.readAgain(ctx, func() error { // idempotent: sent again while connections are lost
+		_, err := s.pool.Exec(ctx, "DROP TABLE IF EXISTS "+strings.Join(names, ", "))
+		return err
+	})
 }
