@@ -13,13 +13,16 @@ package compact
 // context unchanged since the last compaction left it within the budget
 // (cut to it) is left as it is. reset is the call's reset ratio; a call's
 // reset above the trigger ratio (WithConversationPolicy) raises the
-// trigger to it: a compaction there could drop nothing.
+// trigger to the emergency ratio: such a call compacts when the budget is
+// full and aims for reset, so the gap between them is its hysteresis (a
+// trigger at reset would compact on every cooldown, dropping a turn or
+// two each time).
 func (c *Compactor) decide(st *sessionState, convLen, tokens, bud int, reset float64) string {
 	ratio := float64(tokens) / float64(bud)
 	switch {
 	case tokens <= bud && convLen == st.LastCompactionLen && tokens == st.LastCompactionTokens:
 		return "" // unchanged since the last compaction left it within the budget (cut to it)
-	case ratio >= max(c.o.trigger, reset) && c.triggerDue(st, convLen, tokens, bud, reset):
+	case ratio >= c.triggerOf(reset) && c.triggerDue(st, convLen, tokens, bud, reset):
 		return ReasonTrigger
 	case ratio >= c.o.emergency:
 		return ReasonEmergency
@@ -38,7 +41,17 @@ func (c *Compactor) triggerDue(st *sessionState, convLen, tokens, bud int, reset
 	}
 	since := convLen - st.LastCompactionLen
 	grown := tokens - st.LastCompactionTokens
-	return since >= c.o.cooldown && grown >= int(max(c.o.trigger-reset, 0)*float64(bud))
+	return since >= c.o.cooldown && grown >= int(max(c.triggerOf(reset)-reset, 0)*float64(bud))
+}
+
+// triggerOf returns the trigger ratio of a call whose reset ratio is
+// reset: the compactor's, or the emergency ratio for a reset above it
+// (WithConversationPolicy).
+func (c *Compactor) triggerOf(reset float64) float64 {
+	if reset > c.o.trigger {
+		return max(reset, c.o.emergency)
+	}
+	return c.o.trigger
 }
 
 // target returns the tokens a compaction for reason aims for: the reset
