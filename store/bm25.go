@@ -64,11 +64,8 @@ func (x *bm25Index) search(terms []string, limit int) []Hit {
 		if len(ps) == 0 {
 			continue
 		}
-		idf := math.Log(1 + (n-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
 		for _, p := range ps {
-			tf := float64(p.tf)
-			norm := bm25K1 * (1 - bm25B + bm25B*float64(x.lens[p.doc])/avg)
-			scores[p.doc] += idf * tf * (bm25K1 + 1) / (tf + norm)
+			scores[p.doc] += BM25Term(len(x.lens), len(ps), int(p.tf), int(x.lens[p.doc]), avg)
 		}
 	}
 	hits := make([]Hit, 0, len(scores))
@@ -82,4 +79,15 @@ func (x *bm25Index) search(terms []string, limit int) []Hit {
 		return hits[i].Pos > hits[j].Pos
 	})
 	return hits[:min(limit, len(hits))]
+}
+
+// BM25Term returns one query term's BM25 score in one document (k1 1.2,
+// b 0.75): the term is in df of the docs documents, tf times in this one,
+// which holds docLen words where the documents hold avgLen on average. A
+// document's score is the sum over the query's terms.
+func BM25Term(docs, df, tf, docLen int, avgLen float64) float64 {
+	n, t := float64(docs), float64(tf)
+	idf := math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
+	norm := bm25K1 * (1 - bm25B + bm25B*float64(docLen)/avgLen)
+	return idf * t * (bm25K1 + 1) / (t + norm)
 }
