@@ -57,9 +57,9 @@ const DefaultEmbeddingLimit = 4096
 // it; give LoadMemoryVariables a context with a deadline when the embedder
 // is remote. Nothing is embedded when retrieval retrieves nothing anyway
 // (before the first compaction, or for an input [WithRetrieval] skips).
-// Semantic ranking adds to the history's search: over a history without
-// store.Searcher nothing is retrieved still. Default nil: lexical ranking
-// only.
+// Semantic ranking adds to the lexical ranking (the history's search, or
+// the Memory's index over a history without one). Default nil: lexical
+// ranking only.
 func WithEmbedder(e embeddings.Embedder) Option {
 	return func(o *options) { o.hybrid.Embedder = e }
 }

@@ -23,10 +23,9 @@ const RetrievedPreamble = "Earlier messages of this conversation that match the 
 const DefaultRetrievalShare = 1.0 / 3
 
 // WithRetrieval turns retrieval on or off. With it on (the default),
-// LoadMemoryVariables given an input asks the history (when it implements
-// [store.Searcher]: [store.ChatHistory], the in-memory, SQLite and
-// PostgreSQL stores' histories) for the earlier messages that best match
-// the input, and adds those that compaction took out of the context
+// LoadMemoryVariables given an input ranks the history's earlier messages
+// against the input (by the history's own search or the Memory's index,
+// below), and adds those that compaction took out of the context
 // (summarized, masked or cut; never one still shown) verbatim, each with its
 // ref, as one human-role message starting with [RetrievedPreamble], after
 // the summary and the messages shown: the part of the context before it
