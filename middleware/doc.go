@@ -14,9 +14,8 @@
 // and the options [WithStore] (share conversations across processes),
 // [WithObserver] (see each call) and [WithMaxSessions]. What you see: each
 // call's [CallInfo] (what the agent built, what was sent, the compactions);
-// old tool outputs in the prompt as one line of key facts with a ref
-// ("[✓ read_file: File: a.go | Lines: 120 | ...] ref:ID") that the recall
-// tool turns back into the original.
+// old tool outputs in the prompt as one line of key facts with a ref that
+// the recall tool turns back into the original.
 //
 // # What a call does
 //
