@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/agentcompact/compact/internal/msg"
 	"github.com/tmc/langchaingo/llms"
@@ -16,6 +17,29 @@ const chatDigestHeader = "Summary of %d earlier messages: what was said, most re
 
 // maxFactWords caps the words of one fact line.
 const maxFactWords = 40
+
+// A reply of the AI longer than longReplyWords words or longReplySentences
+// sentences is long: of it the digest keeps what it decided or promised
+// (factPlan) only. A model asked for "lots of specific details" fills its
+// replies with numbers that would otherwise crowd out what the user said.
+const (
+	longReplyWords     = 60
+	longReplySentences = 3
+)
+
+// nearDuplicate is the least share of words two fact lines have in common
+// (Jaccard, digits left out) for the later-ranked one to be left out: a
+// talkative model repeats one template with other numbers.
+const nearDuplicate = 0.7
+
+// The groups of fact lines, in the digest's order: what the user stated
+// comes first, then what the AI said that is worth keeping, then the
+// user's questions.
+const (
+	groupUser = iota
+	groupAI
+	groupQuestion
+)
 
 var (
 	factNumber = regexp.MustCompile(`\d`)
@@ -67,12 +91,39 @@ type fact struct {
 	ai       bool // said by the AI: ranked after what the user said
 }
 
+// group returns the fact's group (groupUser, groupAI, groupQuestion).
+func (f fact) group() int {
+	switch {
+	case f.question:
+		return groupQuestion
+	case f.ai:
+		return groupAI
+	}
+	return groupUser
+}
+
+// lineGroup returns the group of a rendered fact line (of a previous
+// digest): by its "User: ", "AI: " or "User asked: " prefix.
+func lineGroup(l string) int {
+	switch {
+	case strings.HasPrefix(l, "AI: "):
+		return groupAI
+	case strings.Contains(l, " asked: "):
+		return groupQuestion
+	}
+	return groupUser
+}
+
 // conversationDigest is the rule summary of plain conversation turns: the
 // sentences that state facts (names, places, dates and times, numbers,
 // identifiers, preferences, decisions and plans, questions), each
-// attributed to who said it, most recent and most repeated first, within
-// req.MaxTokens; the previous summary's facts follow the new ones. ok is
-// false when req.Messages are not plain turns (the tool digest serves).
+// attributed to who said it, within req.MaxTokens: what the user stated
+// first, then what the AI said (of a long reply, only what it decided or
+// promised), then the user's questions; in each group most recent and most
+// repeated first, the previous summary's lines after the new ones, and a
+// line that nearly repeats one kept (the same words but for numbers) left
+// out. ok is false when req.Messages are not plain turns (the tool digest
+// serves).
 func conversationDigest(req SummarizeRequest) (SummaryRecord, bool) {
 	if !plainTurns(req.Messages) || !chatChain(req.Previous) {
 		return SummaryRecord{}, false
@@ -99,6 +150,7 @@ func conversationDigest(req SummarizeRequest) (SummaryRecord, bool) {
 		lines = append(lines, f.line)
 	}
 	lines = append(lines, older...)
+	sort.SliceStable(lines, func(i, j int) bool { return lineGroup(lines[i]) < lineGroup(lines[j]) })
 	text, kept := renderFacts(fmt.Sprintf(chatDigestHeader, total), lines, req.MaxTokens, count)
 	rec := SummaryRecord{Summary: text, KeyPoints: capList(kept, maxContextItems), Mode: ModeRule,
 		Context: SummaryContext{Participants: participants(req.Messages), ActionItems: []ActionItem{}}}
@@ -129,11 +181,14 @@ func collectFacts(msgs []llms.MessageContent) []fact {
 	seen := map[string]bool{}
 	for i, m := range msgs {
 		who := "User"
+		sentences := sentEnd.Split(msg.Text(m), -1)
+		long := false
 		if m.Role == llms.ChatMessageTypeAI {
 			who = "AI"
+			long = len(sentences) > longReplySentences || len(strings.Fields(msg.Text(m))) > longReplyWords
 		}
-		for _, s := range sentEnd.Split(msg.Text(m), -1) {
-			if f, ok := sentenceFact(s, who, i, keys); ok && !seen[f.line] {
+		for _, s := range sentences {
+			if f, ok := sentenceFact(s, who, i, keys); ok && !seen[f.line] && (!long || f.plan) {
 				seen[f.line] = true
 				out = append(out, f)
 			}
@@ -189,25 +244,24 @@ func sentenceFact(s, who string, at int, keys map[string]int) (fact, bool) {
 	return f, true
 }
 
-// rankFacts orders facts most recent and most repeated first: a fact's
-// rank is its recency (0 to 1) plus a bonus for key terms said again
-// (names, numbers) and for stating more kinds of facts; questions last.
+// rankFacts orders facts by group (the user's statements, the AI's, the
+// user's questions), and in a group most recent and most repeated first: a
+// fact's rank is its recency (0 to 1) plus a bonus for key terms said again
+// (names, numbers) and for stating more kinds of facts.
 func rankFacts(facts []fact) {
 	last := 1
 	for _, f := range facts {
 		last = max(last, f.at)
 	}
 	score := func(f fact) float64 {
-		s := float64(f.at)/float64(last) + 0.3*float64(min(f.repeat-1, 3)) + 0.1*float64(f.signals)
-		if f.question {
-			s -= 1
-		}
-		if f.ai {
-			s -= 0.5
-		}
-		return s
+		return float64(f.at)/float64(last) + 0.3*float64(min(f.repeat-1, 3)) + 0.1*float64(f.signals)
 	}
-	sort.SliceStable(facts, func(i, j int) bool { return score(facts[i]) > score(facts[j]) })
+	sort.SliceStable(facts, func(i, j int) bool {
+		if gi, gj := facts[i].group(), facts[j].group(); gi != gj {
+			return gi < gj
+		}
+		return score(facts[i]) > score(facts[j])
+	})
 }
 
 // previousFacts returns the fact lines of a previous summary: its lines of
@@ -232,8 +286,9 @@ func previousFacts(p *SummaryRecord) []string {
 }
 
 // renderFacts renders the header and as many lines as fit maxTokens (0 or
-// less: DefaultMaxSummaryTokens), without duplicates; it returns the text
-// and the lines kept.
+// less: DefaultMaxSummaryTokens), without duplicates or near-duplicates of
+// a line kept before (nearDuplicate); it returns the text and the lines
+// kept. Its cost is the lines' times the lines kept, which the cap bounds.
 func renderFacts(header string, lines []string, maxTokens int, count func(string) int) (string, []string) {
 	if maxTokens <= 0 {
 		maxTokens = DefaultMaxSummaryTokens
@@ -242,6 +297,7 @@ func renderFacts(header string, lines []string, maxTokens int, count func(string
 	b.WriteString(header)
 	used := count(header)
 	var kept []string
+	var keptWords []map[string]bool
 	seen := map[string]bool{}
 	for _, l := range lines {
 		if seen[l] {
@@ -252,6 +308,11 @@ func renderFacts(header string, lines []string, maxTokens int, count func(string
 		if used+c > maxTokens {
 			continue // a shorter fact further down may still fit
 		}
+		words := wordSet(l)
+		if nearlyKept(words, keptWords) {
+			continue
+		}
+		keptWords = append(keptWords, words)
 		used += c
 		b.WriteString("\n- ")
 		b.WriteString(l)
@@ -281,4 +342,33 @@ func keyTerms(msgs []llms.MessageContent) []string {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return n[out[i]] > n[out[j]] })
 	return out
+}
+
+// wordSet returns the lower-cased words of a fact line without digits
+// ("reply 38" and "reply 39" share theirs).
+func wordSet(l string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(l), func(r rune) bool {
+		return !unicode.IsLetter(r)
+	}) {
+		out[w] = true
+	}
+	return out
+}
+
+// nearlyKept reports whether words share at least nearDuplicate of their
+// union (Jaccard) with the words of a line kept.
+func nearlyKept(words map[string]bool, kept []map[string]bool) bool {
+	for _, k := range kept {
+		common := 0
+		for w := range words {
+			if k[w] {
+				common++
+			}
+		}
+		if union := len(words) + len(k) - common; union > 0 && float64(common) >= nearDuplicate*float64(union) {
+			return true
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package compact
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -88,4 +89,24 @@ func TestConversationDigestKeepsToolChain(t *testing.T) {
 	if _, ok := conversationDigest(SummarizeRequest{Messages: turns, Previous: &chat, MaxTokens: 500}); !ok {
 		t.Fatalf("a conversation digest did not fold the previous one: %q", chat.Summary)
 	}
+}
+
+// TestConversationDigestUserFirst: what the user stated leads, a long
+// reply keeps only what the AI decided or promised, and replies of one
+// template with other numbers collapse to one line.
+func TestConversationDigestUserFirst(t *testing.T) {
+	var lines []string
+	lines = append(lines, "My employee number is E-48213 and my dog is called Pixel.", "Noted, thank you.")
+	for i := range 12 {
+		lines = append(lines, fmt.Sprintf("Tell me more, part %d.", i),
+			fmt.Sprintf("Here are a few thoughts (reply %d): a budget of %d dollars. The walk takes %d minutes. "+
+				"There are %d stops. I will book the table for %d people on Friday.", i, 100+i, 10+i, 2+i, 2+i%3))
+	}
+	rec, err := RuleSummarizer(nil).Summarize(context.Background(), SummarizeRequest{Messages: chatMsgs(lines...), MaxTokens: 500})
+	require.NoError(t, err)
+	user, ai := strings.Index(rec.Summary, "- User: My employee number is E-48213"), strings.Index(rec.Summary, "- AI: ")
+	require.True(t, user >= 0 && ai > user, "the user's statement before the AI's: %s", rec.Summary)
+	require.NotContains(t, rec.Summary, "a budget of", "a long reply keeps what it decided or promised only")
+	require.Equal(t, 1, strings.Count(rec.Summary, "I will book the table"), "near-duplicates collapse: %s", rec.Summary)
+	require.Contains(t, rec.Summary, "for 4 people on Friday", "the most recent of them stays")
 }

@@ -27,6 +27,13 @@ const (
 	// assistant's (providers accept calls only there) becomes a text part
 	// "[compact: tool call NAME(ARGS) ...]" in the same message.
 	RepairMisplacedCall = "misplaced-call"
+	// RepairNoRole: a message without a role (Role ""), which providers
+	// reject, is reported; it is kept as it is, the engine cannot know
+	// which role was meant.
+	RepairNoRole = "no-role"
+	// RepairEmpty: a message without any part (or whose parts were all
+	// nil) is reported; it is kept as it is.
+	RepairEmpty = "empty-message"
 )
 
 // NoResultContent is the content of the synthetic result added for a tool call without one.
@@ -64,6 +71,12 @@ func repair(msgs []llms.MessageContent) ([]llms.MessageContent, []int, []string)
 	r := &repairer{out: make([]llms.MessageContent, 0, len(msgs)), src: make([]int, 0, len(msgs))}
 	for i, m := range msgs {
 		parts := r.withoutNil(m.Parts)
+		if m.Role == "" {
+			r.repairs = append(r.repairs, RepairNoRole)
+		}
+		if len(parts) == 0 {
+			r.repairs = append(r.repairs, RepairEmpty)
+		}
 		if m.Role == llms.ChatMessageTypeTool {
 			r.tool(i, m.Role, parts)
 			continue

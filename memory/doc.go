@@ -1,6 +1,6 @@
 // Package memory is a drop-in schema.Memory for langchaingo that compacts
-// the conversation it remembers, keeps every original message, and records
-// an auditable chain of summaries.
+// the conversation it remembers, keeps every original message, and brings
+// back the earlier turns an input asks about.
 //
 // Swap it in where a ConversationBuffer was:
 //
@@ -12,8 +12,23 @@
 //
 //	c, err := compact.New(compact.WithModel("gpt-4o"))
 //	// mem := lcmemory.NewConversationBuffer()
-//	mem := memory.New(c)
+//	mem, err := memory.NewChecked(c, memory.WithChatHistory(lcmemory.NewChatMessageHistory()))
 //	chain := chains.NewConversation(llm, mem)
+//
+// What you call: [New] or [NewChecked] (the same, with the error of an
+// option out of its range at once rather than at the first call), the
+// options [WithChatHistory] (any langchaingo history; default an in-memory
+// one), [WithStore] and [WithSessionID] (keep the conversation in SQLite or
+// PostgreSQL), [WithReturnMessages] (for chat prompts), [WithPromptReserve]
+// (the tokens of your prompt template); then what a chain calls
+// (LoadMemoryVariables, SaveContext, Clear), and to look inside,
+// [Memory.Summaries], [Memory.Stats] and [Memory.RetrievalStats]. What you
+// see: until the conversation outgrows the budget, what ConversationBuffer
+// returns; then a summary first (a human-role message starting with
+// compact.SummaryPreamble), the recent turns verbatim, and for an input that
+// asks about an earlier turn, that turn verbatim at the end (a message
+// starting with [RetrievedPreamble]), with any history: one that cannot
+// search is ranked by the Memory itself.
 //
 // # Before the first compaction
 //
@@ -139,10 +154,12 @@
 // # Retrieval: the turns a question needs
 //
 // When LoadMemoryVariables gets an input (in synchronous mode), the Memory
-// asks its history, when the history implements store.Searcher, for the
-// earlier messages that best match the input (lexical ranking, words
-// compared by their English stems: BM25 in the in-memory histories, FTS5
-// in SQLite, PostgreSQL full-text search), and
+// ranks the earlier messages against the input (lexical ranking, words
+// compared by their English stems: the history's own search when it
+// implements store.Searcher, FTS5 in SQLite, PostgreSQL full-text search,
+// BM25 in store.ChatHistory; for any other history, such as langchaingo's
+// memory.NewChatMessageHistory, BM25 over an in-memory index the Memory
+// keeps of the messages it holds, extended as turns are saved), and
 // adds those that compaction took out of the context, verbatim with their
 // refs, as one human-role message starting with [RetrievedPreamble] after
 // the summary and the messages shown: framed as data like the summary, and
@@ -162,10 +179,9 @@
 // that fits the budget whole reserves nothing: until the first compaction
 // the Memory is exactly a ConversationBuffer. [WithRetrieval](false) turns
 // it off. Nothing is retrieved for an empty input or one without words, for
-// an input larger than the reserve, in async mode, or over a history
-// without search (langchaingo's own histories, for example): the Memory
-// then has its summary and recall tool only. [Memory.RetrievalStats] counts
-// each case. The characters of search syntaxes in an input are literal.
+// an input larger than the reserve, or in async mode: the Memory then has
+// its summary and recall tool only. [Memory.RetrievalStats] counts each
+// case, and which ranking served (Searched, Indexed). The characters of search syntaxes in an input are literal.
 //
 // [WithEmbedder] adds semantic ranking (hybrid retrieval) with any
 // langchaingo embeddings.Embedder: the candidates are then the lexical hits

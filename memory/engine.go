@@ -159,8 +159,8 @@ func (m *Memory) step(ctx context.Context, t *turn, gate compact.SummarizeGate) 
 	}
 	if err != nil {
 		if t.pend != nil && errors.Is(err, compact.ErrBudgetTooSmall) {
-			err = fmt.Errorf("memory: input of %d tokens does not fit the budget of %d tokens beside what the engine keeps: %w: %w",
-				t.pend.tok, m.c.Budget(), ErrInputTooLarge, err)
+			err = fmt.Errorf("%w: %d tokens do not fit the budget of %d beside what the engine keeps: %w",
+				ErrInputTooLarge, t.pend.tok, m.c.Budget(), err)
 		}
 		return conversation.Change{}, err
 	}

@@ -55,5 +55,5 @@ func ExampleErrInputTooLarge() {
 	fmt.Println(err)
 	// Output:
 	// true
-	// memory: input of 1205 tokens needs 1269 with the prompt reserve and the system messages, the budget is 800: memory: input too large for the budget
+	// memory: input too large for the budget: 1205 tokens, 1269 with the prompt reserve and the system messages; the budget is 800
 }

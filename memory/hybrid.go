@@ -57,9 +57,9 @@ const DefaultEmbeddingLimit = 4096
 // it; give LoadMemoryVariables a context with a deadline when the embedder
 // is remote. Nothing is embedded when retrieval retrieves nothing anyway
 // (before the first compaction, or for an input [WithRetrieval] skips).
-// Semantic ranking adds to the history's search: over a history without
-// store.Searcher nothing is retrieved still. Default nil: lexical ranking
-// only.
+// Semantic ranking adds to the lexical ranking (the history's search, or
+// the Memory's index over a history without one). Default nil: lexical
+// ranking only.
 func WithEmbedder(e embeddings.Embedder) Option {
 	return func(o *options) { o.hybrid.Embedder = e }
 }
@@ -75,20 +75,33 @@ func WithEmbedder(e embeddings.Embedder) Option {
 // cosines crowd near 1 need a higher threshold); the default is a middle
 // value, not tuned on any model here: check it against yours, for example
 // with the cosines of a generic input ("let's keep chatting") to your
-// conversations' turns, which should stay below it. Values outside (0, 1]
-// mean the default, [DefaultSemanticThreshold] (0.5).
+// conversations' turns, which should stay below it. Default
+// [DefaultSemanticThreshold] (0.5); a value outside (0, 1] is an invalid
+// option.
 func WithSemanticThreshold(cos float64) Option {
-	return func(o *options) { o.hybrid.Threshold = cos }
+	return func(o *options) {
+		if !finite(cos) || cos <= 0 || cos > 1 {
+			o.badOption("WithSemanticThreshold", "need 0 < cosine <= 1, got %v", cos)
+			return
+		}
+		o.hybrid.Threshold = cos
+	}
 }
 
 // WithEmbeddingLimit sets how many of the most recent messages out of the
 // context (see [WithEmbedder]) are embedded, cached and ranked
 // semantically; older messages are found by lexical ranking only. It
 // bounds the cache, the embedding calls of a first load and the cost of a
-// load's ranking. Values below 1 mean the default, [DefaultEmbeddingLimit]
-// (4,096).
+// load's ranking. Default [DefaultEmbeddingLimit] (4,096); a value below 1
+// is an invalid option.
 func WithEmbeddingLimit(n int) Option {
-	return func(o *options) { o.hybrid.Limit = n }
+	return func(o *options) {
+		if n < 1 {
+			o.badOption("WithEmbeddingLimit", "%d must be >= 1", n)
+			return
+		}
+		o.hybrid.Limit = n
+	}
 }
 
 // semanticConfig returns the hybrid options with their defaults applied.

@@ -227,8 +227,6 @@ func TestHybridOptionDefaults(t *testing.T) {
 		limit     int
 	}{
 		{nil, DefaultSemanticThreshold, DefaultEmbeddingLimit},
-		{[]Option{WithSemanticThreshold(0), WithEmbeddingLimit(0)}, DefaultSemanticThreshold, DefaultEmbeddingLimit},
-		{[]Option{WithSemanticThreshold(1.5), WithEmbeddingLimit(-3)}, DefaultSemanticThreshold, DefaultEmbeddingLimit},
 		{[]Option{WithSemanticThreshold(0.7), WithEmbeddingLimit(100)}, 0.7, 100},
 	} {
 		m := New(c, tc.opts...)

@@ -143,8 +143,8 @@ func (m *Memory) checkInputLocked(p *pendingInput) error {
 		need += m.win.Tokens(m.c.Counter(), i)
 	}
 	if b := m.c.Budget(); need > b {
-		return fmt.Errorf("memory: input of %d tokens needs %d with the prompt reserve and the system messages, the budget is %d: %w",
-			p.tok, need, b, ErrInputTooLarge)
+		return fmt.Errorf("%w: %d tokens, %d with the prompt reserve and the system messages; the budget is %d",
+			ErrInputTooLarge, p.tok, need, b)
 	}
 	return nil
 }
@@ -156,6 +156,6 @@ func (c *engineCall) pendingError(raw *compact.Result) error {
 	if !c.last || raw.PendingState == compact.StateKept {
 		return nil
 	}
-	return fmt.Errorf("memory: input of %d tokens does not fit the budget of %d tokens beside the messages the engine keeps: %w",
-		c.pend.tok, raw.Budget, ErrInputTooLarge)
+	return fmt.Errorf("%w: %d tokens do not fit the budget of %d beside the messages the engine keeps",
+		ErrInputTooLarge, c.pend.tok, raw.Budget)
 }

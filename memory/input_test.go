@@ -111,8 +111,9 @@ func TestConversationPromptFitsWindow(t *testing.T) {
 			before := len(llm.requests)
 			_, err = chains.Run(ctx, chain, big)
 			require.ErrorIs(t, err, ErrInputTooLarge)
-			assert.Contains(t, err.Error(), fmt.Sprintf("input of %d tokens", c.Counter().CountMessage(llms.TextParts(llms.ChatMessageTypeHuman, big))))
+			assert.Contains(t, err.Error(), fmt.Sprintf("budget: %d tokens", c.Counter().CountMessage(llms.TextParts(llms.ChatMessageTypeHuman, big))))
 			assert.Contains(t, err.Error(), fmt.Sprintf("the budget is %d", budget))
+			assert.Equal(t, 1, strings.Count(err.Error(), "memory:"), "the prefix once: %v", err)
 			assert.Equal(t, before, len(llm.requests))
 			msgs, err = h.Messages(ctx)
 			require.NoError(t, err)
@@ -320,14 +321,14 @@ func TestInputEdgeCases(t *testing.T) {
 	_, err = whole.LoadMemoryVariables(ctx, in)
 	require.ErrorIs(t, err, ErrInputTooLarge)
 
-	off := New(c, WithWindowTurns(-3), WithPromptReserve(-7))
+	off := New(c, WithWindowTurns(0))
 	require.NoError(t, off.SaveContext(ctx, in, map[string]any{"output": "hi"}))
 	require.NoError(t, off.SaveContext(ctx, in, map[string]any{"output": "hi"}))
 	//lint:ignore SA1012 a nil context is tolerated, as langchaingo's memories tolerate it
 	v, err := off.LoadMemoryVariables(nil, in)
 	require.NoError(t, err)
-	require.Equal(t, "Human: hello\nAI: hi\nHuman: hello\nAI: hi", v["history"], "negative turns mean off")
-	require.Equal(t, c.Counter().Count(DefaultPromptTemplate)+budgetOverhead(c), off.reserveTok, "a negative reserve means the default")
+	require.Equal(t, "Human: hello\nAI: hi\nHuman: hello\nAI: hi", v["history"], "0 turns mean off")
+	require.Equal(t, c.Counter().Count(DefaultPromptTemplate)+budgetOverhead(c), off.reserveTok, "the default reserve")
 
 	def := New(nil, WithWindowTurns(1))
 	require.NoError(t, def.SaveContext(ctx, in, map[string]any{"output": "hi"}))

@@ -13,7 +13,6 @@ import (
 	"github.com/agentcompact/compact/internal/idtext"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
-	lcmemory "github.com/tmc/langchaingo/memory"
 	"github.com/tmc/langchaingo/schema"
 )
 
@@ -33,7 +32,9 @@ var ErrClosed = errors.New("memory: closed")
 type Memory struct {
 	c    *compact.Compactor
 	cErr error
-	// idErr is why the session id is refused (conversation.CheckID), or nil.
+	// idErr is why the Memory cannot serve, or nil: the first invalid
+	// option (options.badOption), else the session id refused
+	// (conversation.CheckID).
 	idErr error
 	o     options
 	hist  schema.ChatMessageHistory
@@ -91,7 +92,10 @@ var _ schema.Memory = (*Memory)(nil)
 // New returns a Memory compacting with c. A nil c means a compactor with
 // the engine's defaults (compact.New()); if that fails, the methods that need
 // the engine return its error. Options are applied in order; nil options
-// are ignored.
+// are ignored. An option out of its range, or a session id
+// conversation.CheckID refuses, makes every method that reads or writes
+// the conversation return that error (naming the option, wrapping
+// compact.ErrInvalidOption); [NewChecked] returns it at once.
 func New(c *compact.Compactor, opts ...Option) *Memory {
 	o := defaultOptions()
 	for _, opt := range opts {
@@ -101,7 +105,8 @@ func New(c *compact.Compactor, opts ...Option) *Memory {
 	}
 	m := &Memory{c: c, o: o, store: o.store, log: o.logger}
 	m.reader.m = m
-	if err := conversation.CheckID(o.sessionID); err != nil {
+	m.idErr = o.err
+	if err := conversation.CheckID(o.sessionID); err != nil && m.idErr == nil {
 		m.idErr = fmt.Errorf("memory: %w", err)
 	}
 	if m.c == nil {
@@ -138,6 +143,28 @@ func New(c *compact.Compactor, opts ...Option) *Memory {
 	}
 	m.setupRetrieval()
 	return m
+}
+
+// NewChecked is [New] that returns the Memory's configuration error instead
+// of deferring it to the first call: an option out of its range (an error
+// wrapping compact.ErrInvalidOption and naming the option, in the words of
+// compact.New), a session id conversation.CheckID refuses, or the failure
+// of the default compactor when c is nil. On error the Memory is nil.
+func NewChecked(c *compact.Compactor, opts ...Option) (*Memory, error) {
+	m := New(c, opts...)
+	if err := m.Err(); err != nil {
+		_ = m.Close()
+		return nil, err
+	}
+	return m, nil
+}
+
+// Err returns why the Memory cannot serve (see [NewChecked]), or nil.
+func (m *Memory) Err() error {
+	if m.idErr != nil {
+		return m.idErr
+	}
+	return m.cErr
 }
 
 // SessionID returns the id of the Memory's session.
@@ -290,7 +317,7 @@ func (m *Memory) SaveContext(ctx context.Context, inputs, outputs map[string]any
 	if m.idErr != nil {
 		return m.idErr
 	}
-	in, err := lcmemory.GetInputValue(inputs, m.o.inputKey)
+	in, err := sideValue("inputs", "WithInputKey", inputs, m.o.inputKey)
 	if err != nil {
 		return err
 	}
@@ -298,7 +325,7 @@ func (m *Memory) SaveContext(ctx context.Context, inputs, outputs map[string]any
 	if m.o.outputKey != "" {
 		rest = outputs
 	}
-	out, err := lcmemory.GetInputValue(rest, m.o.outputKey)
+	out, err := sideValue("outputs", "WithOutputKey", rest, m.o.outputKey)
 	if err != nil {
 		return err
 	}
@@ -420,6 +447,9 @@ func (m *Memory) Compact(ctx context.Context) error {
 	ctx = orBackground(ctx)
 	if m.isClosed() {
 		return ErrClosed
+	}
+	if m.idErr != nil {
+		return m.idErr
 	}
 	m.engineMu.Lock()
 	defer m.engineMu.Unlock()
@@ -553,6 +583,9 @@ func (m *Memory) Stats(ctx context.Context) (compact.Stats, error) {
 // syncForRead loads the stored state at first use (or when a newer version
 // is stored) and reads the history, without running the engine.
 func (m *Memory) syncForRead(ctx context.Context) error {
+	if m.idErr != nil {
+		return m.idErr
+	}
 	// syncState reloads the state only when the store holds a version this
 	// Memory has not adopted (another replica wrote), so reads show the
 	// stored chain and stats, not a stale copy.

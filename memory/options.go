@@ -1,12 +1,16 @@
 package memory
 
 import (
-	compact "github.com/agentcompact/compact"
-	"github.com/agentcompact/compact/recall"
+	"fmt"
 	"log/slog"
+	"math"
 	"time"
 
+	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/recall"
+
 	"github.com/agentcompact/compact/conversation"
+	"github.com/agentcompact/compact/internal/optcheck"
 	"github.com/agentcompact/compact/memory/internal/retrieval"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/schema"
@@ -47,7 +51,22 @@ type options struct {
 	retrievalShare float64                  // WithRetrievalReserve; 0: the default
 	turnPolicy     bool                     // WithTurnPolicy (policy.go)
 	hybrid         retrieval.SemanticConfig // WithEmbedder and its options (hybrid.go)
+	// err is the first option given a value out of its range (badOption).
+	err error
 }
+
+// badOption records, unless one is recorded already, that the option name
+// was given a value out of its range: an error wrapping
+// compact.ErrInvalidOption, in compact.New's words ("compact: invalid
+// option: WithX: ..."), after the package's prefix.
+func (o *options) badOption(name, format string, args ...any) {
+	if o.err == nil {
+		o.err = fmt.Errorf("memory: %w: %s: %s", compact.ErrInvalidOption, name, fmt.Sprintf(format, args...))
+	}
+}
+
+// finite reports whether f is neither NaN nor an infinity.
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 
 func defaultOptions() options {
 	return options{
@@ -64,6 +83,11 @@ func defaultOptions() options {
 
 // Option configures a [Memory]. The options named like langchaingo's
 // memory.ConversationBuffer options mean the same and have the same defaults.
+// An option given a value out of its range is an error wrapping
+// compact.ErrInvalidOption that names it ("memory: compact: invalid option:
+// WithAsync: ..."): [NewChecked] returns it, and every method of a Memory
+// built by [New] with it returns it; the value never silently becomes a
+// default.
 type Option func(*options)
 
 // WithChatHistory sets the history that holds the conversation's original
@@ -85,8 +109,16 @@ func WithChatHistory(h schema.ChatMessageHistory) Option {
 func WithReturnMessages(on bool) Option { return func(o *options) { o.returnMessages = on } }
 
 // WithMemoryKey sets the key under which LoadMemoryVariables returns the
-// context. Default "history".
-func WithMemoryKey(key string) Option { return func(o *options) { o.memoryKey = key } }
+// context. Default "history". An empty key is an invalid option.
+func WithMemoryKey(key string) Option {
+	return func(o *options) {
+		if key == "" {
+			o.badOption("WithMemoryKey", "the key must not be empty")
+			return
+		}
+		o.memoryKey = key
+	}
+}
 
 // WithInputKey sets the input key whose value SaveContext records as the
 // human message. Default "": the inputs must then hold exactly one value.
@@ -134,9 +166,15 @@ func WithSessionID(id string) Option { return func(o *options) { o.sessionID = i
 // the latest background result plus the messages saved since, so a turn is
 // never blocked by a summarizer. Close waits for the running compaction.
 // Default: synchronous, LoadMemoryVariables compacts when the trigger says
-// so.
+// so. workers below 1 is an invalid option.
 func WithAsync(workers int) Option {
-	return func(o *options) { o.workers = max(workers, 1) }
+	return func(o *options) {
+		if workers < 1 {
+			o.badOption("WithAsync", "%d workers, need at least 1", workers)
+			return
+		}
+		o.workers = workers
+	}
 }
 
 // WithPool is [WithAsync] on a shared [Pool], which bounds the background
@@ -169,12 +207,15 @@ func WithRecallOptions(opts ...recall.Option) Option {
 // covers are left out of it, which keeps the cost of a turn independent of
 // the conversation's length. It must be at least the engine's minMessages
 // (default 12) for the trigger to behave exactly as on the whole history.
-// Default 32 (compact.DefaultMinWindow); values below 1 mean the default.
+// Default 32 (compact.DefaultMinWindow); values below 1 are an invalid
+// option.
 func WithMinWindow(n int) Option {
 	return func(o *options) {
-		if n >= 1 {
-			o.minWindow = n
+		if n < 1 {
+			o.badOption("WithMinWindow", "%d must be >= 1", n)
+			return
 		}
+		o.minWindow = n
 	}
 }
 
@@ -185,13 +226,19 @@ func WithMinWindow(n int) Option {
 // it to the tokens of your prompt without its variables (for a chat prompt,
 // its fixed messages); 0 reserves nothing; a reserve of the whole budget
 // leaves no room for anything (loads fail with compact.ErrBudgetTooSmall,
-// or ErrInputTooLarge with an input). Default (and any negative value):
-// the tokens, as the engine's counter counts them, of the prompt of
-// langchaingo's chains.NewConversation without its {{.history}} and
-// {{.input}} variables ([DefaultPromptTemplate]): 57 with the o200k
+// or ErrInputTooLarge with an input); a negative value is an invalid
+// option. Default: the tokens, as the engine's counter counts them, of the
+// prompt of langchaingo's chains.NewConversation without its {{.history}}
+// and {{.input}} variables ([DefaultPromptTemplate]): 57 with the o200k
 // tokenizer of gpt-4o.
 func WithPromptReserve(tokens int) Option {
-	return func(o *options) { o.promptReserve = max(tokens, -1) }
+	return func(o *options) {
+		if tokens < 0 {
+			o.badOption("WithPromptReserve", "%d must be >= 0", tokens)
+			return
+		}
+		o.promptReserve = tokens
+	}
 }
 
 // WithWindowTurns makes the context show only the last k turns of the
@@ -214,24 +261,45 @@ func WithPromptReserve(tokens int) Option {
 // turn pushes the oldest one out, so the context is not the previous one
 // plus what is new, and providers' prompt caches miss on every call. Prefer
 // the default (the whole conversation, compacted when needed) unless a
-// fixed window of turns is what you want. Default 0: off; values below 1
-// mean off (ConversationWindowBuffer takes them for 5).
+// fixed window of turns is what you want. Default 0: off; a negative k is
+// an invalid option (ConversationWindowBuffer takes it for 5).
 func WithWindowTurns(k int) Option {
-	return func(o *options) { o.windowTurns = max(k, 0) }
+	return func(o *options) {
+		if k < 0 {
+			o.badOption("WithWindowTurns", "%d must be >= 0 (0: off)", k)
+			return
+		}
+		o.windowTurns = k
+	}
 }
 
 // WithLeaseTiming sets the compaction lease used with a store that has
 // leases (store.Leaser, such as pgstore's): the lease's ttl, and how long
 // a Memory that finds another replica compacting the same session waits
 // for its state before compacting rule-based (see conversation.NewSummarizeGate).
-// Defaults store.DefaultLeaseTTL and store.DefaultLeaseWait; values <= 0
-// keep them.
+// Defaults store.DefaultLeaseTTL and store.DefaultLeaseWait; a value of 0
+// keeps its default, a negative one is an invalid option.
 func WithLeaseTiming(ttl, wait time.Duration) Option {
-	return func(o *options) { o.lease = store.LeaseTiming{TTL: ttl, Wait: wait} }
+	return func(o *options) {
+		if bad := optcheck.Lease(ttl, wait); bad != "" {
+			o.badOption("WithLeaseTiming", "%s", bad)
+			return
+		}
+		o.lease = store.LeaseTiming{TTL: ttl, Wait: wait}
+	}
 }
 
 // WithBackoff sets how the Memory retries a version conflict (another
 // replica saved first) or a store error: one count for every retry of an
 // engine call (see conversation.Backoff). Default: the zero Backoff,
-// conversation.DefaultAttempts tries with jittered exponential waits.
-func WithBackoff(b conversation.Backoff) Option { return func(o *options) { o.backoff = b } }
+// conversation.DefaultAttempts tries with jittered exponential waits; a
+// zero field keeps its default, a negative one is an invalid option.
+func WithBackoff(b conversation.Backoff) Option {
+	return func(o *options) {
+		if bad := optcheck.Backoff(b); bad != "" {
+			o.badOption("WithBackoff", "%s", bad)
+			return
+		}
+		o.backoff = b
+	}
+}

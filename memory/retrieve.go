@@ -23,10 +23,9 @@ const RetrievedPreamble = "Earlier messages of this conversation that match the 
 const DefaultRetrievalShare = 1.0 / 3
 
 // WithRetrieval turns retrieval on or off. With it on (the default),
-// LoadMemoryVariables given an input asks the history (when it implements
-// [store.Searcher]: [store.ChatHistory], the in-memory, SQLite and
-// PostgreSQL stores' histories) for the earlier messages that best match
-// the input, and adds those that compaction took out of the context
+// LoadMemoryVariables given an input ranks the history's earlier messages
+// against the input (by the history's own search or the Memory's index,
+// below), and adds those that compaction took out of the context
 // (summarized, masked or cut; never one still shown) verbatim, each with its
 // ref, as one human-role message starting with [RetrievedPreamble], after
 // the summary and the messages shown: the part of the context before it
@@ -46,16 +45,29 @@ const DefaultRetrievalShare = 1.0 / 3
 // retrieved. Nothing is retrieved for an empty input or one without words,
 // for an input larger than the reserve (that input gets the whole budget,
 // as without retrieval), in async mode ([WithAsync]: its context is not
-// budgeted for the input), or when the history cannot search (a
-// schema.ChatMessageHistory without store.Searcher); a failed search is
-// logged and retrieves nothing. [Memory.RetrievalStats] counts each case.
+// budgeted for the input); a failed search is logged and retrieves
+// nothing. [Memory.RetrievalStats] counts each case.
+//
+// The ranking is the history's own search when it has one
+// ([store.Searcher]: FTS5 in the SQLite store, full-text search in
+// PostgreSQL, BM25 in [store.ChatHistory]); any other history (such as
+// langchaingo's memory.NewChatMessageHistory) is ranked by the Memory
+// itself, with BM25 over an in-memory index of the messages it already
+// holds, extended as turns are saved. [RetrievalStats] says which served.
 func WithRetrieval(on bool) Option { return func(o *options) { o.retrievalOff = !on } }
 
 // WithRetrievalReserve sets the share of the engine's budget reserved for
-// retrieved messages (see [WithRetrieval]). Values outside (0, 0.9] mean
-// the default, [DefaultRetrievalShare] (a third).
+// retrieved messages (see [WithRetrieval]). Default
+// [DefaultRetrievalShare] (a third); a share outside (0, 0.9] is an invalid
+// option.
 func WithRetrievalReserve(share float64) Option {
-	return func(o *options) { o.retrievalShare = share }
+	return func(o *options) {
+		if !finite(share) || share <= 0 || share > 0.9 {
+			o.badOption("WithRetrievalReserve", "need 0 < share <= 0.9, got %v", share)
+			return
+		}
+		o.retrievalShare = share
+	}
 }
 
 // RetrievalStats counts what retrieval did over a Memory's loads.
@@ -65,9 +77,16 @@ type RetrievalStats struct {
 	Messages  int // messages retrieved, over all loads
 	Empty     int // loads whose input has no words to search for
 	TooLarge  int // loads whose input is larger than the reserve
-	NoSearch  int // loads over a history without store.Searcher
-	Nothing   int // loads after a compaction that found nothing out of the context to add
-	Errors    int // searches that failed
+	// NoSearch counted loads over a history without store.Searcher, which
+	// retrieved nothing; such histories are now ranked by the Memory's
+	// in-memory index (Indexed), so it stays 0.
+	NoSearch int
+	// Searched counts the loads ranked by the history's own search
+	// (store.Searcher); Indexed those ranked by the Memory's in-memory
+	// index, the history having no search of its own.
+	Searched, Indexed int
+	Nothing           int // loads after a compaction that found nothing out of the context to add
+	Errors            int // searches that failed
 	// SemanticErrors counts loads whose semantic ranking failed and that
 	// ranked lexically only (see [WithEmbedder]).
 	SemanticErrors int
@@ -104,6 +123,9 @@ func (m *Memory) setupRetrieval() {
 	}
 	m.rt.reserve = int(share * float64(m.c.Budget()))
 	m.rt.searchable, _ = m.hist.(store.Searcher)
+	if m.rt.searchable == nil {
+		m.rt.terms.EnableIndex() // the Memory ranks its history itself
+	}
 	m.rt.sem.Configure(semanticConfig(m.o.hybrid)) // hybrid.go
 }
 
@@ -115,13 +137,14 @@ type retrievalPlan struct {
 	reserve int
 	skip    string
 	semErr  bool // the semantic ranking failed (hybrid.go)
+	indexed bool // ranked by the in-memory index, not the history's search
+	ranked  bool // a ranking ran (the history did not fit whole)
 }
 
 // The reasons a load retrieves nothing, counted in RetrievalStats.
 const (
 	skipEmpty    = "empty"
 	skipTooLarge = "too large"
-	skipNoSearch = "no search"
 	skipError    = "error"
 )
 
@@ -152,21 +175,25 @@ func (m *Memory) planRetrieval(ctx context.Context, pend *pendingInput) {
 	case pend.tok > m.rt.reserve:
 		p.skip = skipTooLarge
 		return
-	case m.rt.searchable == nil:
-		p.skip = skipNoSearch
-		return
 	}
 	m.mu.Lock()
 	cut := m.bufferCutLocked(pend)
+	var hits []store.Hit
+	if cut > 0 && m.rt.searchable == nil {
+		hits, p.indexed = m.rt.terms.Search(m.win, m.gen, query, retrieval.MaxHits), true
+	}
 	m.mu.Unlock()
 	if cut == 0 {
 		return // the history fits whole: no search (no round trip to a database)
 	}
-	hits, err := m.rt.searchable.Search(ctx, query, retrieval.MaxHits)
-	if err != nil {
-		m.log.Warn("memory: retrieval search failed", "session", m.o.sessionID, "err", err)
-		p.skip = skipError
-		return
+	p.ranked = true
+	if !p.indexed {
+		var err error
+		if hits, err = m.rt.searchable.Search(ctx, query, retrieval.MaxHits); err != nil {
+			m.log.Warn("memory: retrieval search failed", "session", m.o.sessionID, "err", err)
+			p.skip = skipError
+			return
+		}
 	}
 	sem, semErr := m.semanticHits(ctx, query, cut) // hybrid.go
 	p.semErr = semErr
@@ -267,12 +294,17 @@ func (m *Memory) addRetrieved(pend *pendingInput, msgs []llms.ChatMessage, text 
 			s.SemanticErrors++
 		}
 		switch {
+		case !p.ranked:
+		case p.indexed:
+			s.Indexed++
+		default:
+			s.Searched++
+		}
+		switch {
 		case p.skip == skipEmpty:
 			s.Empty++
 		case p.skip == skipTooLarge:
 			s.TooLarge++
-		case p.skip == skipNoSearch:
-			s.NoSearch++
 		case p.skip == skipError:
 			s.Errors++
 		case n == 0:

@@ -116,14 +116,48 @@ func TestRetrievalBadInput(t *testing.T) {
 	require.Equal(t, msgs, withoutRetrieved(msgs))
 	require.Equal(t, 1, m.RetrievalStats().TooLarge)
 
-	// langchaingo's own history cannot search: no retrieval, no error.
+}
+
+// TestRetrievalWithAnyHistory: langchaingo's own history cannot search;
+// the Memory ranks the messages it holds with its in-memory index, and
+// retrieves what the default history's search retrieves, turn after turn.
+func TestRetrievalWithAnyHistory(t *testing.T) {
+	ctx := context.Background()
+	c := testCompactor(t, 2000)
 	plain := New(c, WithChatHistory(lcmemory.NewChatMessageHistory()), WithReturnMessages(true))
+	def := New(c, WithReturnMessages(true))
 	fillChat(t, plain, 80)
+	fillChat(t, def, 80)
+	for _, in := range []string{"Where does Marisol live?", "let's keep chatting", "what did I say about the subjects?"} {
+		q := map[string]any{"input": in}
+		want, err := def.LoadMemoryVariables(ctx, q)
+		require.NoError(t, err)
+		got, err := plain.LoadMemoryVariables(ctx, q)
+		require.NoError(t, err)
+		require.Equal(t, want, got, "input %q", in)
+	}
+	v, err := plain.LoadMemoryVariables(ctx, map[string]any{"input": "Where does Marisol live?"})
+	require.NoError(t, err)
+	msgs := v["history"].([]llms.ChatMessage)
+	require.NotEqual(t, msgs, withoutRetrieved(msgs), "retrieved")
+	in, out := chatTurn(3)
+	last := msgs[len(msgs)-1].GetContent()
+	require.Contains(t, last, "Human: "+in)
+	require.Contains(t, last, "AI: "+out)
+	st, dst := plain.RetrievalStats(), def.RetrievalStats()
+	require.Positive(t, st.Indexed, "%+v", st)
+	require.Zero(t, st.Searched+st.NoSearch, "%+v", st)
+	require.Positive(t, dst.Searched, "%+v", dst)
+	require.Zero(t, dst.Indexed, "%+v", dst)
+	require.Equal(t, dst.Retrieved+1, st.Retrieved)
+
+	// A cleared history starts a new index.
+	require.NoError(t, plain.Clear(ctx))
+	fillTurns(t, plain, 80, func(i int) (string, string) { return fmt.Sprintf("turn %d about boats", i), "noted" })
 	v, err = plain.LoadMemoryVariables(ctx, map[string]any{"input": "Where does Marisol live?"})
 	require.NoError(t, err)
 	msgs = v["history"].([]llms.ChatMessage)
-	require.Equal(t, msgs, withoutRetrieved(msgs))
-	require.Positive(t, plain.RetrievalStats().NoSearch)
+	require.Equal(t, msgs, withoutRetrieved(msgs), "nothing of the cleared conversation comes back")
 }
 
 // TestRetrievalOff: WithRetrieval(false) retrieves nothing; a history that

@@ -72,4 +72,3 @@ func BenchmarkTurns(b *testing.B) {
 		})
 	}
 }
-

@@ -3,10 +3,19 @@
 // where contexts actually overflow.
 //
 //	c, _ := compact.New(compact.WithModel("gpt-4o"))
-//	llm := middleware.Wrap(model, c)            // an llms.Model, in the shape of llms/cache
-//	agent := agents.NewOpenAIFunctionsAgent(llm, tools)
+//	llm, err := middleware.WrapChecked(model, c) // an llms.Model, in the shape of llms/cache
+//	agent := agents.NewOpenAIFunctionsAgent(llm, append(tools, llm.RecallTool()))
 //	ctx = middleware.WithSession(ctx, "conversation-42")
 //	out, err := chains.Run(ctx, agents.NewExecutor(agent), task)
+//
+// What you call: [Wrap] or [WrapChecked] (the same, with the error of a nil
+// model or an option out of its range at once rather than at every call),
+// [WithSession] on the context of a run, [Model.RecallTool] for the agent,
+// and the options [WithStore] (share conversations across processes),
+// [WithObserver] (see each call) and [WithMaxSessions]. What you see: each
+// call's [CallInfo] (what the agent built, what was sent, the compactions);
+// old tool outputs in the prompt as one line of key facts with a ref that
+// the recall tool turns back into the original.
 //
 // # What a call does
 //
@@ -31,7 +40,7 @@
 // Servers should always set an id.
 //
 // Automatic and chosen ids are two namespaces no chosen id can reach
-// across (I9). An automatic id ([AutoSessionPrefix] and a hash) is
+// across. An automatic id ([AutoSessionPrefix] and a hash) is
 // computable by anyone who knows the conversation's opening, so an
 // automatic conversation is process-local: it lives in this Model's table
 // only, is never written to nor read from a store ([WithStore]), and its

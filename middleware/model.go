@@ -33,6 +33,8 @@ type Model struct {
 	tools toolCounter
 	// replica runs the shared-state protocol (WithStore), or is nil.
 	replica *conversation.Replica
+	// err is why every call fails (WrapChecked), or nil.
+	err error
 }
 
 var (
@@ -44,9 +46,11 @@ var (
 // langchaingo's llms/cache wrapper. Every GenerateContent call, including
 // each iteration of an agent's tool loop, goes through c.Compact with the
 // conversation's session (see [WithSession]), then to next. c may be shared
-// by several Models; with a nil next or c every call fails with
-// [ErrNotConfigured]. Options are described at each With function; nil
-// options are ignored.
+// by several Models; with a nil next or c every call fails with an error
+// wrapping [ErrNotConfigured] that names which, and with an option out of
+// its range with an error wrapping compact.ErrInvalidOption that names the
+// option: [WrapChecked] returns either at once. Options are described at
+// each With function; nil options are ignored.
 func Wrap(next llms.Model, c *compact.Compactor, opts ...Option) *Model {
 	o := defaultOptions()
 	for _, opt := range opts {
@@ -58,7 +62,37 @@ func Wrap(next llms.Model, c *compact.Compactor, opts ...Option) *Model {
 	if o.store != nil {
 		m.replica = conversation.NewReplica(o.store, conversation.WithLeaseTiming(o.lease), conversation.WithBackoff(o.backoff))
 	}
+	switch {
+	case next == nil:
+		m.err = fmt.Errorf("%w: the model to wrap is nil", ErrNotConfigured)
+	case c == nil:
+		m.err = fmt.Errorf("%w: the compactor is nil (build one with compact.New)", ErrNotConfigured)
+	default:
+		m.err = o.err
+	}
 	return m
+}
+
+// WrapChecked is [Wrap] that returns the configuration error instead of
+// deferring it to the first call: a nil model or compactor (wrapping
+// [ErrNotConfigured]) or an option out of its range (wrapping
+// compact.ErrInvalidOption and naming the option, in the words of
+// compact.New). On error the Model is nil.
+func WrapChecked(next llms.Model, c *compact.Compactor, opts ...Option) (*Model, error) {
+	m := Wrap(next, c, opts...)
+	if m.err != nil {
+		return nil, m.err
+	}
+	return m, nil
+}
+
+// Err returns why every call of the Model fails (see [WrapChecked]), or
+// nil.
+func (m *Model) Err() error {
+	if m == nil {
+		return ErrNotConfigured
+	}
+	return m.err
 }
 
 // Unwrap returns the wrapped model.
@@ -217,7 +251,10 @@ var ErrNotConfigured = errors.New("middleware: Wrap was given a nil model or com
 
 func (m *Model) prepare(ctx context.Context, msgs []llms.MessageContent, options []llms.CallOption, info *CallInfo) (*prepared, error) {
 	if m == nil || m.next == nil || m.c == nil {
-		return nil, ErrNotConfigured
+		return nil, m.Err()
+	}
+	if m.err != nil {
+		return nil, m.err
 	}
 	p := &prepared{in: msgs}
 	if m.o.textAgents {

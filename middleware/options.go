@@ -1,9 +1,11 @@
 package middleware
 
 import (
+	"fmt"
 	"log/slog"
 	"time"
 
+	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/conversation"
 	"github.com/agentcompact/compact/recall"
 	"github.com/agentcompact/compact/store"
@@ -40,6 +42,18 @@ type options struct {
 	store            store.Store
 	lease            store.LeaseTiming
 	backoff          conversation.Backoff
+	// err is the first option given a value out of its range (badOption).
+	err error
+}
+
+// badOption records, unless one is recorded already, that the option name
+// was given a value out of its range: an error wrapping
+// compact.ErrInvalidOption, in compact.New's words ("compact: invalid
+// option: WithX: ..."), after the package's prefix.
+func (o *options) badOption(name, format string, args ...any) {
+	if o.err == nil {
+		o.err = fmt.Errorf("middleware: %w: %s: %s", compact.ErrInvalidOption, name, fmt.Sprintf(format, args...))
+	}
 }
 
 func defaultOptions() options {
@@ -55,27 +69,37 @@ func defaultOptions() options {
 	}
 }
 
-// Option configures a [Model] built by [Wrap].
+// Option configures a [Model] built by [Wrap]. An option given a value out
+// of its range is an error wrapping compact.ErrInvalidOption that names it
+// ("middleware: compact: invalid option: WithMaxSessions: ..."):
+// [WrapChecked] returns it, and every call of a Model built by [Wrap] with
+// it fails with it, nothing sent; the value never silently becomes a
+// default.
 type Option func(*options)
 
 // WithMaxSessions bounds the session table to n sessions; the least recently
-// used one is evicted first. n <= 0 keeps the default, [DefaultMaxSessions].
+// used one is evicted first. Default [DefaultMaxSessions]; n < 1 is an
+// invalid option.
 func WithMaxSessions(n int) Option {
 	return func(o *options) {
-		if n > 0 {
-			o.maxSessions = n
+		if n < 1 {
+			o.badOption("WithMaxSessions", "%d must be >= 1", n)
+			return
 		}
+		o.maxSessions = n
 	}
 }
 
 // WithSessionTTL forgets sessions idle for longer than d. d == 0 disables
-// expiry (the table is then bounded by [WithMaxSessions] alone); d < 0 keeps
-// the default, [DefaultSessionTTL].
+// expiry (the table is then bounded by [WithMaxSessions] alone). Default
+// [DefaultSessionTTL]; d < 0 is an invalid option.
 func WithSessionTTL(d time.Duration) Option {
 	return func(o *options) {
-		if d >= 0 {
-			o.ttl = d
+		if d < 0 {
+			o.badOption("WithSessionTTL", "%v must be >= 0 (0: no expiry)", d)
+			return
 		}
+		o.ttl = d
 	}
 }
 
@@ -84,9 +108,16 @@ func WithSessionTTL(d time.Duration) Option {
 // ([Model.RecallTool]); when a session's originals exceed it, the oldest
 // are forgotten and recalling them answers that they are no longer held.
 // The originals leave with their session (see [WithMaxSessions] and
-// [WithSessionTTL]). n <= 0 keeps none. Default 8 MiB.
+// [WithSessionTTL]). n == 0 keeps none (the recall tool then finds
+// nothing); n < 0 is an invalid option. Default 8 MiB.
 func WithMaxOriginalBytes(n int) Option {
-	return func(o *options) { o.maxOriginalBytes = max(n, 0) }
+	return func(o *options) {
+		if n < 0 {
+			o.badOption("WithMaxOriginalBytes", "%d must be >= 0 (0: keep none)", n)
+			return
+		}
+		o.maxOriginalBytes = n
+	}
 }
 
 // WithRecallOptions configures the tool [Model.RecallTool] returns (its

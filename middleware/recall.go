@@ -26,8 +26,11 @@ var _ tools.Tool = (*recall.Tool)(nil)
 // compactor's counter; [WithRecallOptions] adds or overrides recall options
 // (default cap about 2,000 tokens).
 func (m *Model) RecallTool() tools.Tool {
-	if m == nil || m.c == nil {
-		return recall.New(func(context.Context) (recall.Source, error) { return nil, ErrNotConfigured })
+	if err := m.Err(); err != nil || m.c == nil {
+		if err == nil {
+			err = ErrNotConfigured
+		}
+		return recall.New(func(context.Context) (recall.Source, error) { return nil, err })
 	}
 	all := append([]recall.Option{recall.WithCounter(m.c.Counter())}, m.o.recall...)
 	return recall.New(m.recallSource, all...)

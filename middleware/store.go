@@ -9,6 +9,7 @@ import (
 	"github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/conversation"
 	"github.com/agentcompact/compact/internal/idtext"
+	"github.com/agentcompact/compact/internal/optcheck"
 	"github.com/agentcompact/compact/store"
 )
 
@@ -51,15 +52,31 @@ func WithStore(s store.Store) Option { return func(o *options) { o.store = s } }
 // WithLeaseTiming sets the compaction lease used with a store that has
 // leases: its ttl, and how long a replica that finds another compacting the
 // same session waits for its state before compacting rule-based. Defaults
-// store.DefaultLeaseTTL and store.DefaultLeaseWait; values <= 0 keep them.
+// store.DefaultLeaseTTL and store.DefaultLeaseWait; a value of 0 keeps its
+// default, a negative one is an invalid option.
 func WithLeaseTiming(ttl, wait time.Duration) Option {
-	return func(o *options) { o.lease = store.LeaseTiming{TTL: ttl, Wait: wait} }
+	return func(o *options) {
+		if bad := optcheck.Lease(ttl, wait); bad != "" {
+			o.badOption("WithLeaseTiming", "%s", bad)
+			return
+		}
+		o.lease = store.LeaseTiming{TTL: ttl, Wait: wait}
+	}
 }
 
 // WithBackoff sets how a call with [WithStore] retries a version conflict
 // or a store error. Default: the zero conversation.Backoff
-// (conversation.DefaultAttempts tries, jittered exponential waits).
-func WithBackoff(b conversation.Backoff) Option { return func(o *options) { o.backoff = b } }
+// (conversation.DefaultAttempts tries, jittered exponential waits); a zero
+// field keeps its default, a negative one is an invalid option.
+func WithBackoff(b conversation.Backoff) Option {
+	return func(o *options) {
+		if bad := optcheck.Backoff(b); bad != "" {
+			o.badOption("WithBackoff", "%s", bad)
+			return
+		}
+		o.backoff = b
+	}
+}
 
 // compactStored is Compact (CompactNow with a force reason) for a session
 // kept in the store: one turn of the conversation protocol.

@@ -94,7 +94,9 @@ type ChatHistory struct {
 	mu    sync.Mutex
 	msgs  []llms.ChatMessage
 	epoch uint64
-	idx   *bm25Index // the search index (historysearch.go), built lazily
+	idx   *SearchIndex // the search index (historysearch.go), built lazily
+	// idxEpoch is the epoch idx was built in.
+	idxEpoch uint64
 }
 
 var (

@@ -19,11 +19,11 @@ func (h *ChatHistory) Search(ctx context.Context, query string, limit int) ([]Hi
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.idx == nil || h.idx.epoch != h.epoch || len(h.idx.lens) > len(h.msgs) {
-		h.idx = newBM25Index(h.epoch)
+	if h.idx == nil || h.idxEpoch != h.epoch || h.idx.Len() > len(h.msgs) {
+		h.idx, h.idxEpoch = NewSearchIndex(), h.epoch
 	}
-	for _, m := range h.msgs[len(h.idx.lens):] {
-		h.idx.add(m.GetContent())
+	for _, m := range h.msgs[h.idx.Len():] {
+		h.idx.Add(m.GetContent())
 	}
-	return h.idx.search(terms, limit), nil
+	return h.idx.Search(terms, limit), nil
 }

@@ -200,10 +200,12 @@ func replayChat(ctx context.Context, conv chatConv, window int, counter *budget.
 		return chatScore{}, err
 	}
 	r := &chatReplay{counter: counter, window: window, budget: c.Budget(), asked: map[string]map[string]bool{}}
-	r.mem = memory.New(c, append([]memory.Option{memory.WithReturnMessages(true), memory.WithSessionID(conv.name)}, opts...)...)
+	v := chatVariantOf(ctx) // chatsvariant.go
+	r.mem = memory.New(c, append(append([]memory.Option{memory.WithReturnMessages(true), memory.WithSessionID(conv.name)}, v.memoryOptions()...), opts...)...)
 	defer r.mem.Close()
 	r.score = chatScore{window: window, budget: r.budget}
-	for _, t := range conv.turns {
+	for i, t := range conv.turns {
+		t.out = v.reply(i, t.out)
 		if _, err := r.load(ctx, t.in); err != nil {
 			return chatScore{}, fmt.Errorf("%s: load: %w", conv.name, err)
 		}

@@ -39,10 +39,11 @@ type config struct {
 	llmModel   string
 	via        string
 	progress   bool
-	command    string // the command line, for the report
-	chats      string // the chats mode's folder (chats.go); "" = off
-	windowsSet bool   // -windows was given
-	chatJoin   int    // the chats mode joins this many conversations into one (joinChats); <= 1 = none
+	command    string      // the command line, for the report
+	chats      string      // the chats mode's folder (chats.go); "" = off
+	windowsSet bool        // -windows was given
+	chatJoin   int         // the chats mode joins this many conversations into one (joinChats); <= 1 = none
+	chatVar    chatVariant // the chats mode's history and replies (chatsvariant.go)
 }
 
 func main() {
@@ -82,6 +83,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	quiet := fset.Bool("quiet", false, "no progress bar")
 	fset.StringVar(&cfg.chats, "chats", "", "chats mode: replay the conversations of this folder (../shared/eval/chats) through memory.New as a conversation chain does, and check their probes (see chats.go)")
 	fset.IntVar(&cfg.chatJoin, "chatjoin", 1, "chats mode: replay every N conversations joined into one long conversation (their turns in order, all their probes), to measure conversations longer than the folder's")
+	fset.StringVar(&cfg.chatVar.history, "chathistory", chatHistoryDefault, "chats mode: the Memory's history: default, or langchaingo (memory.NewChatMessageHistory(), as the README's snippet; see chatsvariant.go)")
+	fset.BoolVar(&cfg.chatVar.talkative, "chattalk", false, "chats mode: every reply followed by a talkative paragraph of specific details (see chatsvariant.go)")
 	frontier := fset.Bool("frontier", false, "also evaluate the grid of trigger and reset ratios (ours-rule) and report the cost-retention frontier")
 	if err := fset.Parse(args); err != nil {
 		return config{}, err
@@ -91,6 +94,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	cfg.progress = !*quiet
 	fset.Visit(func(f *flag.Flag) { cfg.windowsSet = cfg.windowsSet || f.Name == "windows" })
+	if err := checkChatHistory(cfg.chatVar.history); err != nil {
+		return config{}, err
+	}
 	if cfg.via != viaMiddleware && cfg.via != viaEngine {
 		return config{}, fmt.Errorf("-via: %q is neither %s nor %s", cfg.via, viaMiddleware, viaEngine)
 	}
@@ -153,7 +159,7 @@ type evaluation struct {
 // run evaluates, prints the tables on stdout and writes the report and plots.
 func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	if cfg.chats != "" {
-		return runChats(ctx, cfg, stdout)
+		return runChats(withChatVariant(ctx, cfg.chatVar), cfg, stdout)
 	}
 	ev, err := evaluate(ctx, cfg, stderr)
 	if err != nil {

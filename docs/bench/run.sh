@@ -14,7 +14,7 @@ for f in memory/turns_bench_test.go; do
   [ -e "$dir/$f" ] || cp "$here/../../$f" "$dir/$f"
 done
 cd "$dir"
-grep -v '^#' "$here/benchmarks.txt" | while read -r pkg pattern; do
+grep -v '^#' "$here/benchmarks.txt" | while read -r pkg pattern benchtime; do
   [ -n "$pkg" ] || continue
-  go test -run '^$' -bench "$pattern" -benchtime "${BENCHTIME:-1x}" -count "$count" -timeout 60m "$pkg" | grep -E '^(Benchmark|goos|goarch|pkg|cpu)'
+  go test -run '^$' -bench "$pattern" -benchtime "${benchtime:-1s}" -count "$count" -timeout 60m "$pkg" | grep -E '^(Benchmark|goos|goarch|pkg|cpu)'
 done

@@ -28,6 +28,9 @@ type Terms struct {
 	n      int    // messages counted: the history's first n
 	lastID string // the id of message n-1, to notice a replaced history
 	df     map[string]int
+	// indexed: keep idx too (EnableIndex, index.go).
+	indexed bool
+	idx     *store.SearchIndex
 }
 
 // update counts the words of the history's messages not counted yet (all
@@ -35,11 +38,18 @@ type Terms struct {
 // another message at the last position counted).
 func (ts *Terms) update(win *compact.History, gen uint64) {
 	if ts.df == nil || ts.gen != gen || ts.n > win.Len() || (ts.n > 0 && win.ID(ts.n-1) != ts.lastID) {
-		*ts = Terms{gen: gen, df: map[string]int{}}
+		*ts = Terms{gen: gen, df: map[string]int{}, indexed: ts.indexed}
+		if ts.indexed {
+			ts.idx = store.NewSearchIndex()
+		}
 	}
 	for ; ts.n < win.Len(); ts.n++ {
-		for _, w := range store.SearchKeys(msg.Text(win.Message(ts.n))) {
+		text := msg.Text(win.Message(ts.n))
+		for _, w := range store.SearchKeys(text) {
 			ts.df[w]++
+		}
+		if ts.idx != nil {
+			ts.idx.Add(text)
 		}
 	}
 	if ts.n > 0 {

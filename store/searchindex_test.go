@@ -11,14 +11,14 @@ import (
 // commonIndex indexes n messages that all hold the words "handler check
 // error", each with its own number, and one (doc 7) that also holds
 // "ledger".
-func commonIndex(n int) *bm25Index {
-	x := newBM25Index(1)
+func commonIndex(n int) *SearchIndex {
+	x := NewSearchIndex()
 	for i := range n {
 		text := fmt.Sprintf("turn %d: check the error path of handler_%d", i, i)
 		if i == 7 {
 			text += " ledger mismatch"
 		}
-		x.add(text)
+		x.Add(text)
 	}
 	return x
 }
@@ -28,18 +28,18 @@ func commonIndex(n int) *bm25Index {
 // found; in a short one every term is walked.
 func TestBM25CommonTermsNotWalked(t *testing.T) {
 	long := commonIndex(1000)
-	assert.Empty(t, long.search(SearchKeys("check error handler"), 5), "common terms alone carry no signal")
-	hits := long.search(SearchKeys("ledger error"), 5)
+	assert.Empty(t, long.Search(SearchKeys("check error handler"), 5), "common terms alone carry no signal")
+	hits := long.Search(SearchKeys("ledger error"), 5)
 	require.Len(t, hits, 1)
 	assert.Equal(t, 7, hits[0].Pos)
-	alone := long.search(SearchKeys("ledger"), 5)
+	alone := long.Search(SearchKeys("ledger"), 5)
 	assert.Greater(t, hits[0].Score, alone[0].Score, "the common term still adds to a found document's score")
-	num := long.search(SearchKeys("handler_512"), 5)
+	num := long.Search(SearchKeys("handler_512"), 5)
 	require.NotEmpty(t, num)
 	assert.Equal(t, 512, num[0].Pos, "the rare part of an identifier finds its message")
 
 	short := commonIndex(100)
-	assert.Len(t, short.search(SearchKeys("check error"), 5), 5, "a short history walks every term")
+	assert.Len(t, short.Search(SearchKeys("check error"), 5), 5, "a short history walks every term")
 }
 
 // BenchmarkBM25Search searches a history of 10^4 and 10^5 messages with a
@@ -52,7 +52,7 @@ func BenchmarkBM25Search(b *testing.B) {
 		b.Run(fmt.Sprintf("docs=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				if len(x.search(keys, 8)) == 0 {
+				if len(x.Search(keys, 8)) == 0 {
 					b.Fatal("no hit")
 				}
 			}
