@@ -179,17 +179,21 @@ func (m *Memory) planRetrieval(ctx context.Context, pend *pendingInput) {
 	m.mu.Lock()
 	cut := m.bufferCutLocked(pend)
 	var hits []store.Hit
-	if cut > 0 && m.rt.searchable == nil {
+	var storeQuery string // the store's search walks no common word
+	switch {
+	case cut > 0 && m.rt.searchable == nil:
 		hits, p.indexed = m.rt.terms.Search(m.win, m.gen, query, retrieval.MaxHits), true
+	case cut > 0:
+		storeQuery = m.rt.terms.RareQuery(m.win, m.gen, query)
 	}
 	m.mu.Unlock()
 	if cut == 0 {
 		return // the history fits whole: no search (no round trip to a database)
 	}
 	p.ranked = true
-	if !p.indexed {
+	if !p.indexed && storeQuery != "" {
 		var err error
-		if hits, err = m.rt.searchable.Search(ctx, query, retrieval.MaxHits); err != nil {
+		if hits, err = m.rt.searchable.Search(ctx, storeQuery, retrieval.MaxHits); err != nil {
 			m.log.Warn("memory: retrieval search failed", "session", m.o.sessionID, "err", err)
 			p.skip = skipError
 			return

@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"math"
+	"strings"
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/internal/msg"
@@ -105,4 +106,23 @@ func (ts *Terms) Relevant(win *compact.History, gen uint64, query string, hits [
 		}
 	}
 	return out
+}
+
+// RareQuery returns the words of query ([store.SearchTerms]) whose search
+// keys are not too common in the history ([store.CommonTerm], by the
+// document frequencies ts counts), space-separated: the query a store's
+// own search (PostgreSQL, SQLite) is given, so that it walks no term most
+// of the history holds, as [store.SearchIndex] does not. "" when every
+// word is common: then there is nothing worth a search. gen and the lock
+// are as for [Terms.Relevant].
+func (ts *Terms) RareQuery(win *compact.History, gen uint64, query string) string {
+	ts.update(win, gen)
+	words := store.SearchTerms(query)
+	kept := words[:0]
+	for _, w := range words {
+		if !store.CommonTerm(ts.df[store.SearchKey(w)], ts.n) {
+			kept = append(kept, w)
+		}
+	}
+	return strings.Join(kept, " ")
 }

@@ -65,3 +65,15 @@ func TestRelevanceCountsNewMessages(t *testing.T) {
 	ts.update(win, 1)
 	assert.Equal(t, 2, ts.df["marisol"], "another generation: counted again")
 }
+
+// TestRareQuery: a word most of a long history holds is left out of the
+// query a store's search gets; a rare one stays; a query of common words
+// alone is empty (no search); a short history keeps every word.
+func TestRareQuery(t *testing.T) {
+	var ts Terms
+	long := chatHistory(300) // 600 messages: weather, trains, coffee in all
+	assert.Equal(t, "marisol", ts.RareQuery(long, 1, "what about Marisol and the weather?"))
+	assert.Equal(t, "", ts.RareQuery(long, 1, "the weather and the trains"))
+	var short Terms
+	assert.Equal(t, "weather trains", short.RareQuery(chatHistory(20), 1, "the weather and the trains"))
+}
