@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"fmt"
+	"github.com/agentcompact/compact/internal/pgtest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -28,8 +29,11 @@ import (
 // engine on the window and, with retrieval, searches the history (and,
 // hybrid, embeds the input once and ranks the cached vectors).
 func BenchmarkLoadWithRetrieval(b *testing.B) {
-	for _, turns := range []int{1000, 10000} {
+	for _, turns := range []int{1000, 10000, 100000} {
 		for _, backend := range []string{"memory", "sqlite", "postgres"} {
+			if turns == 100000 && backend != "postgres" {
+				continue // the in-memory index's growth is store.BenchmarkBM25Search's
+			}
 			for _, mode := range []string{"true", "false", "hybrid"} {
 				if mode == "hybrid" && backend != "memory" {
 					continue // the ranking is the Memory's, whatever the store
@@ -99,10 +103,7 @@ func benchStore(b *testing.B, backend string) store.HistoryStore {
 		b.Cleanup(func() { s.Close() })
 		return s
 	case "postgres":
-		dsn := os.Getenv("COMPACT_POSTGRES_DSN")
-		if dsn == "" {
-			b.Skip("COMPACT_POSTGRES_DSN is not set")
-		}
+		dsn := pgtest.Getenv()
 		s, err := pgstore.New(context.Background(), dsn, pgstore.WithTablePrefix("compact_bench_"))
 		if err != nil {
 			b.Skipf("no PostgreSQL: %v", err)
