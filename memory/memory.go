@@ -58,9 +58,18 @@ type Memory struct {
 	// (compact.History.Input reuses its slices).
 	scratch compact.HistoryInput
 
+	// The locks, in the order they are taken (a goroutine holding one
+	// takes only those after it): engineMu; the conversation's lock
+	// (conversation.Replica, per session id, held through a turn); the
+	// copy's take lock (conversation.Copy, while a stored state is taken);
+	// histMu; mu; last, the copy's own lock (conversation.Copy) or the
+	// worker pool's (pool.go: a submit under mu), each of which takes no
+	// other.
 	engineMu sync.Mutex // one engine call (and its save) at a time
 	histMu   sync.Mutex // calls into the history, one at a time
 
+	// mu guards the fields below it, the retrieval stats and the
+	// background state (async.go).
 	mu sync.Mutex
 	// msgs are the history's messages as it returned them, and win the
 	// same in the engine's form, with their ids, counts and the window the
