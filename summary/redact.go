@@ -6,8 +6,9 @@ import (
 )
 
 // Redact returns a copy of r whose text (Summary, KeyPoints and every
-// string of Context) passes the redaction of package extractors (extractors.RedactValues): secrets are
-// replaced by "[REDACTED:kind]", and so is every occurrence of the known
+// string of Context) passes the module's one redaction (the one
+// extractors.RedactValues applies): secrets are replaced by
+// "[REDACTED:kind]", and so is every occurrence of the known
 // secret values (from [Request.SecretValues] of the request the summary was
 // written from), which a model may repeat bare. The engine applies it to
 // every record, whoever wrote it, before the record is stored, sent,
