@@ -40,9 +40,13 @@
 // between compactions the output is the previous output plus the newly
 // appended messages, so provider prompt caches keep hitting (I7).
 //
-// The pipeline lives one stage per file: decide.go (the trigger policy),
-// mask.go (stage 1), drop.go and summarize.go (stage 2), cut.go (stage 3),
-// work.go and output.go (the view of one call and the [Result]).
+// Where to read each step: compact.go runs the pipeline; decide.go holds
+// the trigger policy; mask.go stage 1; drop.go (what to drop, by the
+// priorities of priority.go) and summarize.go (the summary, with
+// summaryguard.go's deadline and checks) stage 2; cut.go stage 3; work.go
+// is the view of one call that every stage reads and changes, and
+// output.go its [Result]. The stages share that view and some helpers, so
+// a stage's file is where to start, not all it uses.
 //
 // # Adapters and windows
 //
@@ -63,8 +67,9 @@
 // [Compactor.PendingFits] says when that message might be cut and should be
 // reserved instead. [Compactor.View] shows the session's view without
 // compacting. The session keeps the newest records of its summary chain
-// ([WithChainRetention]); the whole chain is every Result.Summary. Events
-// reach [WithObserver] and, with the caller's context, [WithEventHandler].
+// ([WithChainRetention]); the whole chain is every Result.Summary. Every
+// [Event] reaches the observer set with [WithEventHandler], with the
+// context of the call that caused it.
 //
 // Most users do not call Compact directly: they wrap their model with
 // package middleware, which compacts every GenerateContent call including

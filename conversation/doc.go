@@ -1,7 +1,16 @@
-// Package conversation is the one owner of a conversation's shared state:
-// the protocol by which the adapters (memory.Memory and middleware.Model
-// with a store) keep a conversation in a store.Store that several
-// processes (replicas) share.
+// Package conversation is a conversation as an adapter (memory.Memory,
+// middleware.Model with a store) holds it: its copy of the stored state
+// and the protocol by which processes (replicas) sharing a store.Store
+// keep that state.
+//
+// A [Copy] is one process's copy of a conversation's stored state: the
+// version it was synced at, the summary chain, whether it holds a change
+// the store does not, and its revert point. It is the one writer of chain
+// records and of store.State; an adapter fills in its own part (its engine
+// session, a record's audit, its history window) through an [Adapter] and
+// the [Step] each engine call returns. One revert rule holds for every
+// adapter: a change that was not stored is dropped, and the adapter takes
+// the revert point (the state as stored at the copy's version) again.
 //
 // A [Replica] runs each turn of a conversation: the conversation's lock in
 // this process (waiting honours the caller's context), a sync that reads
@@ -9,13 +18,10 @@
 // conversation's compaction lease ([NewSummarizeGate]: one summarizer call
 // serves every replica), the compacted originals stored before the state,
 // and a compare-and-swap save. A conflict or a store failure reverts the
-// adapter's copy to the stored state and tries again after a jittered,
-// exponential wait ([Backoff], one count for every retry), so a
-// conversation's summary chain is one straight line whatever the number of
-// replicas and faults, and a compaction that was not stored is never kept.
+// copy and tries again after a jittered, exponential wait ([Backoff], one
+// count for every retry), so a conversation's summary chain is one
+// straight line whatever the number of replicas and faults, and a
+// compaction that was not stored is never kept.
 //
-// An adapter gives its copy of the state as a [Local]: what version it is
-// at, how it adopts a stored state, how it runs the engine (Step), and how
-// it drops what the store does not hold (Revert). The package holds no
-// engine rule of its own.
+// The package holds no engine rule of its own.
 package conversation

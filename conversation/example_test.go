@@ -9,28 +9,20 @@ import (
 	"github.com/agentcompact/compact/store"
 )
 
-// notes is a Local whose state is a list of notes kept in the stored
+// notes is an Adapter whose state is a list of notes kept in the stored
 // state's Kept positions (a stand-in for an adapter's engine state).
-type notes struct {
-	ver  int64
-	ok   bool
-	list []int
+type notes struct{ list []int }
+
+func (n *notes) Take(_ context.Context, st store.State) (bool, error) {
+	n.list = append([]int(nil), st.Kept...)
+	return true, nil
 }
 
-func (n *notes) Synced() (int64, bool) { return n.ver, n.ok }
-
-func (n *notes) Adopt(_ context.Context, st store.State) error {
-	n.ver, n.ok, n.list = st.Version, true, append([]int(nil), st.Kept...)
-	return nil
-}
-
-func (n *notes) Step(context.Context, int64, compact.SummarizeGate) (conversation.Change, error) {
+func (n *notes) Step(context.Context, int64, compact.SummarizeGate) (conversation.Step, error) {
 	n.list = append(n.list, len(n.list))
-	return conversation.Change{State: &store.State{Kept: append([]int(nil), n.list...)}}, nil
+	return conversation.Step{Session: compact.NewSession("conversation-42"), Changed: true,
+		Window: conversation.Window{Kept: append([]int(nil), n.list...)}}, nil
 }
-
-func (n *notes) Saved(v int64, _ conversation.Change) { n.ver = v }
-func (n *notes) Revert()                              { n.ok = false }
 
 // Two replicas take turns on one conversation: each turn adopts what the
 // other stored, so every turn builds on the one before.
@@ -39,12 +31,13 @@ func Example() {
 	s := store.NewMemory() // a database store (pgstore) in production
 	a, b := conversation.NewReplica(s), conversation.NewReplica(s)
 	na, nb := &notes{}, &notes{}
+	ca, cb := conversation.NewCopy("conversation-42"), conversation.NewCopy("conversation-42")
 	for i := range 4 {
-		r, n := a, na
+		r, n, c := a, na, ca
 		if i%2 == 1 {
-			r, n = b, nb
+			r, n, c = b, nb, cb
 		}
-		if err := r.Turn(ctx, "conversation-42", n); err != nil {
+		if err := r.Turn(ctx, c, n); err != nil {
 			fmt.Println(err)
 			return
 		}

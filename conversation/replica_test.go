@@ -15,28 +15,22 @@ import (
 	"github.com/agentcompact/compact/store"
 )
 
-// counter is a Local whose state is a count of steps, saved as its
-// HistoryLen.
+// counter is an Adapter whose state is a count of steps, saved as its
+// window's HistoryLen.
 type counter struct {
-	ver     int64
-	ok      bool
-	n       int // local count, possibly unsaved
-	adopted int
-	reverts int
+	n     int // local count, possibly unsaved
+	takes int
 }
 
-func (c *counter) Synced() (int64, bool) { return c.ver, c.ok }
-func (c *counter) Adopt(_ context.Context, st store.State) error {
-	c.ver, c.ok, c.n = st.Version, true, st.HistoryLen
-	c.adopted++
-	return nil
+func (c *counter) Take(_ context.Context, st store.State) (bool, error) {
+	c.n = st.HistoryLen
+	c.takes++
+	return true, nil
 }
-func (c *counter) Step(context.Context, int64, compact.SummarizeGate) (conversation.Change, error) {
+func (c *counter) Step(context.Context, int64, compact.SummarizeGate) (conversation.Step, error) {
 	c.n++
-	return conversation.Change{State: &store.State{HistoryLen: c.n}}, nil
+	return conversation.Step{Session: compact.NewSession("c"), Changed: true, Window: conversation.Window{HistoryLen: c.n}}, nil
 }
-func (c *counter) Saved(v int64, _ conversation.Change) { c.ver = v }
-func (c *counter) Revert()                              { c.ok = false; c.reverts++ }
 
 // flaky fails the first fails Saves with a non-conflict error.
 type flaky struct {
@@ -60,22 +54,22 @@ func TestTurnRevertsAFailedSave(t *testing.T) {
 	ctx := context.Background()
 	s := &flaky{Memory: store.NewMemory()}
 	r := conversation.NewReplica(s, conversation.WithBackoff(fast))
-	c := &counter{}
+	c, cp := &counter{}, conversation.NewCopy("c")
 	s.fails.Store(2)
-	require.NoError(t, r.Turn(ctx, "c", c))
-	assert.Equal(t, 2, c.reverts)
+	require.NoError(t, r.Turn(ctx, cp, c))
+	assert.Equal(t, 3, c.takes, "the load, then a revert after each failed save")
 	st, err := s.Load(ctx, "c")
 	require.NoError(t, err)
 	assert.Equal(t, 1, st.HistoryLen, "the unsaved steps were dropped, one step stored")
 
 	s.fails.Store(10)
-	err = r.Turn(ctx, "c", c)
+	err = r.Turn(ctx, cp, c)
 	require.ErrorContains(t, err, "4 attempts")
 	require.ErrorContains(t, err, "connection terminated")
-	_, ok := c.Synced()
-	assert.False(t, ok, "the copy is to be loaded again")
+	assert.Equal(t, 1, c.n, "the copy is the stored state again")
+	assert.False(t, cp.Changed(), "and holds nothing unsaved")
 	s.fails.Store(0)
-	require.NoError(t, r.Turn(ctx, "c", c))
+	require.NoError(t, r.Turn(ctx, cp, c))
 	st, _ = s.Load(ctx, "c")
 	assert.Equal(t, 2, st.HistoryLen, "the next turn starts from the stored state")
 }
@@ -87,14 +81,15 @@ func TestTurnAdoptsANewerVersion(t *testing.T) {
 	s := store.NewMemory()
 	a, b := conversation.NewReplica(s), conversation.NewReplica(s)
 	ca, cb := &counter{}, &counter{}
-	require.NoError(t, a.Turn(ctx, "c", ca))
-	require.NoError(t, b.Turn(ctx, "c", cb))
-	require.NoError(t, a.Turn(ctx, "c", ca))
+	pa, pb := conversation.NewCopy("c"), conversation.NewCopy("c")
+	require.NoError(t, a.Turn(ctx, pa, ca))
+	require.NoError(t, b.Turn(ctx, pb, cb))
+	require.NoError(t, a.Turn(ctx, pa, ca))
 	st, err := s.Load(ctx, "c")
 	require.NoError(t, err)
 	assert.Equal(t, int64(3), st.Version)
 	assert.Equal(t, 3, st.HistoryLen, "each step built on the one before")
-	assert.Equal(t, 2, ca.adopted, "a adopted b's save")
+	assert.Equal(t, 2, ca.takes, "a took b's save")
 }
 
 // TestLockHonoursContext: waiting for a conversation's lock ends with the
@@ -120,27 +115,24 @@ func TestLockHonoursContext(t *testing.T) {
 	hold := make(chan struct{})
 	started := make(chan struct{})
 	go func() {
-		_ = r.Turn(context.Background(), "c", stepFunc(func() { close(started); <-hold }))
+		_ = r.Turn(context.Background(), conversation.NewCopy("c"), stepFunc(func() { close(started); <-hold }))
 	}()
 	<-started
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel2()
-	err = r.Turn(ctx2, "c", &counter{})
+	err = r.Turn(ctx2, conversation.NewCopy("c"), &counter{})
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	close(hold)
 }
 
-// stepFunc is a Local whose Step runs f and changes nothing.
+// stepFunc is an Adapter whose Step runs f and changes nothing.
 type stepFunc func()
 
-func (stepFunc) Synced() (int64, bool)                    { return 0, false }
-func (stepFunc) Adopt(context.Context, store.State) error { return nil }
-func (f stepFunc) Step(context.Context, int64, compact.SummarizeGate) (conversation.Change, error) {
+func (stepFunc) Take(context.Context, store.State) (bool, error) { return true, nil }
+func (f stepFunc) Step(context.Context, int64, compact.SummarizeGate) (conversation.Step, error) {
 	f()
-	return conversation.Change{}, nil
+	return conversation.Step{}, nil
 }
-func (stepFunc) Saved(int64, conversation.Change) {}
-func (stepFunc) Revert()                          {}
 
 // TestBackoffDelay: full jitter below a doubling bound capped at Max.
 func TestBackoffDelay(t *testing.T) {
@@ -173,17 +165,18 @@ func TestTurnServedAfterConflicts(t *testing.T) {
 	l := &gated{onStep: func(ctx context.Context, gate compact.SummarizeGate) {
 		skipped = gate != nil && errors.Is(gate(ctx, compact.ReasonTrigger), compact.ErrSkipSummarizer)
 	}}
-	require.NoError(t, r.Turn(ctx, "c", l))
+	cp := conversation.NewCopy("c")
+	require.NoError(t, r.Turn(ctx, cp, l))
 	assert.Equal(t, fast.Attempts+1, l.steps)
 	assert.True(t, skipped, "the last step is rule-based")
-	_, ok := l.Synced()
-	assert.False(t, ok, "and not kept")
+	assert.Zero(t, l.n, "and not kept")
+	assert.False(t, cp.Changed())
 	v, err := s.Version(ctx, "c")
 	require.NoError(t, err)
 	assert.Zero(t, v, "nothing stored")
 }
 
-// gated is a Local that always changes its state and calls onStep with
+// gated is an Adapter that always changes its state and calls onStep with
 // the gate it is given.
 type gated struct {
 	counter
@@ -191,7 +184,7 @@ type gated struct {
 	onStep func(context.Context, compact.SummarizeGate)
 }
 
-func (g *gated) Step(ctx context.Context, v int64, gate compact.SummarizeGate) (conversation.Change, error) {
+func (g *gated) Step(ctx context.Context, v int64, gate compact.SummarizeGate) (conversation.Step, error) {
 	g.steps++
 	g.onStep(ctx, gate)
 	return g.counter.Step(ctx, v, gate)

@@ -3,8 +3,6 @@ package memory
 import (
 	"context"
 	"errors"
-
-	"github.com/agentcompact/compact/store"
 )
 
 // background is a Memory's background compaction in async mode
@@ -104,10 +102,7 @@ func (m *Memory) Close() error {
 	if m.bg.own {
 		m.bg.pool.Close()
 	}
-	m.mu.Lock()
-	dirty := m.dirty && m.loaded
-	m.mu.Unlock()
-	if dirty {
+	if m.conv.Synced() && m.conv.Changed() {
 		m.engineMu.Lock()
 		serr := m.saveDirty(context.Background())
 		m.engineMu.Unlock()
@@ -116,23 +111,9 @@ func (m *Memory) Close() error {
 	return err
 }
 
-// saveDirty saves the state once; a conflict means another writer saved a
-// newer state, which supersedes this one. Requires m.engineMu.
+// saveDirty stores the state the copy holds unstored (a failed save, a
+// reset); a newer state another writer stored supersedes it. Requires
+// m.engineMu.
 func (m *Memory) saveDirty(ctx context.Context) error {
-	m.mu.Lock()
-	st, from, gen := m.stateLocked(), m.stored, m.gen
-	m.mu.Unlock()
-	v, err := m.store.Save(ctx, st, from)
-	if errors.Is(err, store.ErrConflict) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	m.mu.Lock()
-	if m.gen == gen {
-		m.version, m.stored, m.dirty = v, len(st.Chain), false
-	}
-	m.mu.Unlock()
-	return nil
+	return m.replica.Turn(ctx, m.conv, &turn{m: m, save: true})
 }

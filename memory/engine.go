@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"time"
 
 	"github.com/agentcompact/compact/conversation"
 	"github.com/agentcompact/compact/internal/idtext"
@@ -17,48 +16,46 @@ import (
 
 // syncState brings the Memory up to date: the stored state when the store
 // holds a version it has not adopted (or at first use), and the history
-// (read with the version, or by Adopt; see turn.go).
+// (read with the version, or by Take; see turn.go).
 func (m *Memory) syncState(ctx context.Context) error {
-	if err := m.replica.Sync(ctx, m.o.sessionID, &m.reader); err != nil {
+	if err := m.replica.Sync(ctx, m.conv, &m.reader); err != nil {
 		return fmt.Errorf("memory: %w", err)
 	}
 	return nil
 }
 
-// adoptLocked makes st the Memory's compaction state, after checking it
-// against the history; a state that does not match the history is
-// replaced by a fresh one (its version kept, so the next save replaces it).
-func (m *Memory) adoptLocked(st store.State) {
-	m.loaded = true
-	if st.Version == 0 {
-		if m.version != 0 { // reverted: what it held was never stored
-			m.resetLocked()
-			m.dirty = false
-		}
-		m.version = 0
-		m.stored = 0
-		return
+// takeLocked makes st, a stored state, the Memory's compaction state,
+// after checking it against the history; it reports false for a state
+// that does not match the history, and the Memory then starts a fresh
+// compaction state (the copy stores it over the stored one at the next
+// turn).
+func (m *Memory) takeLocked(st store.State) bool {
+	if st.Version == 0 || len(st.Engine) == 0 && len(st.Chain) == 0 {
+		m.freshLocked()
+		return true
 	}
 	sess, err := m.checkStateLocked(st)
 	if err != nil {
 		m.log.Warn("memory: stored state does not match the history; compaction state reset",
 			"session", m.o.sessionID, "version", st.Version, "err", err)
-		m.resetLocked()
-		m.version = st.Version
-		return
+		m.freshLocked()
+		return false
 	}
 	m.sess = sess
-	m.chain = st.Chain
-	m.noteChainRefsLocked()
-	m.stored = len(st.Chain)
-	m.verified = len(st.Chain)
-	m.version = st.Version
-	m.dirty = false
+	m.noteChainRefsLocked(st.Chain)
+	m.verified = m.verified[:0]
+	for _, r := range st.Chain {
+		m.verified = append(m.verified, recordKey{r.ID, r.SHA256})
+	}
 	m.seen = st.HistoryLen
 	m.view = cachedView{}
 	m.gen++
 	_ = m.win.SetWindow(st.UpTo, st.Kept) // checked by checkStateLocked
+	return true
 }
+
+// recordKey names a chain record checked against the history.
+type recordKey struct{ id, sha string }
 
 func (m *Memory) checkStateLocked(st store.State) (*compact.Session, error) {
 	n := len(m.msgs)
@@ -70,7 +67,7 @@ func (m *Memory) checkStateLocked(st store.State) (*compact.Session, error) {
 	}
 	at := func(i int) llms.ChatMessage { return m.msgs[i] }
 	for i, r := range st.Chain {
-		if i < m.verified && i < len(m.chain) && m.chain[i].ID == r.ID && m.chain[i].SHA256 == r.SHA256 {
+		if i < len(m.verified) && m.verified[i] == (recordKey{r.ID, r.SHA256}) {
 			continue // already checked in this process
 		}
 		if err := verifyRecord(r, n, at); err != nil {
@@ -87,15 +84,10 @@ func (m *Memory) checkStateLocked(st store.State) (*compact.Session, error) {
 	return sess, nil
 }
 
-// stateLocked returns the state to save.
-func (m *Memory) stateLocked() store.State {
-	js, err := m.sess.MarshalJSON()
-	if err != nil {
-		js = nil
-		m.log.Error("memory: encode engine state", "session", m.o.sessionID, "err", err)
-	}
-	return store.State{SessionID: m.o.sessionID, Version: m.version, UpTo: m.win.Start(), Kept: m.win.Kept(), HistoryLen: m.seen,
-		Engine: js, Chain: m.chain, UpdatedAt: time.Now().UTC()}
+// stepLocked is the Memory's state as a step gives it to its copy.
+func (m *Memory) stepLocked() conversation.Step {
+	return conversation.Step{Session: m.sess,
+		Window: conversation.Window{UpTo: m.win.Start(), Kept: m.win.Kept(), HistoryLen: m.seen}}
 }
 
 // runEngine runs one engine call over the current window (compacting when
@@ -121,7 +113,7 @@ func (m *Memory) runEngine(ctx context.Context, force string, pend *pendingInput
 	t := &m.engineTurn // m.engineMu is held
 	*t = turn{m: m, force: force, pend: pend}
 	defer func() { t.pend, t.res = nil, nil }()
-	if err := m.replica.Turn(ctx, m.o.sessionID, t); err != nil {
+	if err := m.replica.Turn(ctx, m.conv, t); err != nil {
 		if err == t.stepErr { // the engine's own error, as it is
 			return nil, err
 		}
@@ -132,14 +124,14 @@ func (m *Memory) runEngine(ctx context.Context, force string, pend *pendingInput
 
 // step is one engine call of a turn over the Memory synced at version
 // ver, with gate as the summarize gate: it records the result and returns
-// the state to save, if it changed.
-func (m *Memory) step(ctx context.Context, t *turn, gate compact.SummarizeGate) (conversation.Change, error) {
+// it to the copy.
+func (m *Memory) step(ctx context.Context, t *turn, gate compact.SummarizeGate) (conversation.Step, error) {
 	m.planRetrieval(ctx, t.pend) // retrieve.go
 	m.mu.Lock()
 	if t.pend != nil {
 		if err := m.checkInputLocked(t.pend); err != nil {
 			m.mu.Unlock()
-			return conversation.Change{}, err
+			return conversation.Step{}, err
 		}
 	}
 	call := m.engineCallLocked(t.pend, &m.scratch)
@@ -162,7 +154,7 @@ func (m *Memory) step(ctx context.Context, t *turn, gate compact.SummarizeGate) 
 			err = fmt.Errorf("%w: %d tokens do not fit the budget of %d beside what the engine keeps: %w",
 				ErrInputTooLarge, t.pend.tok, m.c.Budget(), err)
 		}
-		return conversation.Change{}, err
+		return conversation.Step{}, err
 	}
 	t.inputErr = call.pendingError(raw)
 	t.res = raw
@@ -170,70 +162,56 @@ func (m *Memory) step(ctx context.Context, t *turn, gate compact.SummarizeGate) 
 	defer m.mu.Unlock()
 	if m.gen != gen {
 		// The state was replaced meanwhile: run again on the new one.
-		return conversation.Change{}, fmt.Errorf("memory: state of session %s replaced during compaction: %w", idtext.Quote(m.o.sessionID), store.ErrConflict)
+		return conversation.Step{}, fmt.Errorf("memory: state of session %s replaced during compaction: %w", idtext.Quote(m.o.sessionID), store.ErrConflict)
 	}
-	st, from, changed := m.recordResultLocked(t.res, &call)
-	if !changed {
-		return conversation.Change{}, nil
-	}
-	t.gen = m.gen
-	save := st // only a changed state escapes
-	return conversation.Change{State: &save, ChainFrom: from}, nil
+	return m.recordResultLocked(t.res, &call), nil
 }
 
-// recordResultLocked records an engine call's result (audit record,
-// window move, cached view, refs) and returns the state to save, the chain
-// index it saves from, and whether the state changed.
-func (m *Memory) recordResultLocked(res *compact.Result, call *engineCall) (store.State, int, bool) {
+// recordResultLocked records an engine call's result (window move, cached
+// view, refs) and returns it as a step for the copy: with the audit of a
+// new summary record.
+func (m *Memory) recordResultLocked(res *compact.Result, call *engineCall) conversation.Step {
 	n := call.N
 	m.seen = n
 	pos := m.win.Positions(call.HistoryInput) // before the window moves
-	if res.Compacted {
-		m.recordCompactionLocked(res, call)
-		m.dirty = true
-	} else {
-		m.win.Advance(call.HistoryInput, res) // past the turns the window left
+	var audit conversation.Audit
+	if conversation.NewSummary(res) != nil {
+		audit = m.auditLocked(res.Summary, call)
 	}
+	m.win.Advance(call.HistoryInput, res) // past what the session summarizes, or the turns the window left
+	audit.UpTo = m.win.Start()
 	m.view = m.buildViewLocked(res, n, call.From, pos)
 	m.noteRefsLocked(res, pos)
-	if !m.dirty {
-		return store.State{}, 0, false
-	}
-	return m.stateLocked(), m.stored, true
+	s := m.stepLocked()
+	s.Result, s.Changed, s.Audit = res, res.Compacted, audit
+	return s
 }
 
-// recordCompactionLocked appends the audit record of a new summary and
-// moves the window past what the session now summarizes.
-func (m *Memory) recordCompactionLocked(res *compact.Result, call *engineCall) {
-	newRec := false
-	if ev := res.Event; ev != nil && ev.SummaryID != "" && res.Summary != nil && res.Summary.ID == ev.SummaryID {
-		pos := make(map[string]int, m.win.WindowLen())
-		for i := range m.win.Window(call.N, 0) {
-			pos[m.win.ID(i)] = i
-		}
-		rec := store.Record{SummaryRecord: *res.Summary}
-		for _, id := range res.Summary.OriginalMessageIDs {
-			if p, ok := pos[id]; ok {
-				rec.Positions = append(rec.Positions, p)
-			}
-		}
-		sort.Ints(rec.Positions)
-		rec.OriginalMessageIDs = make([]string, len(rec.Positions))
-		msgs := make([]llms.ChatMessage, len(rec.Positions))
-		for k, p := range rec.Positions {
-			rec.OriginalMessageIDs[k] = m.win.ID(p)
-			msgs[k] = m.msgs[p]
-		}
-		sum, err := HashMessages(msgs)
-		if err != nil {
-			m.log.Error("memory: hash summarized messages", "session", m.o.sessionID, "err", err)
-		}
-		rec.SHA256 = sum
-		m.chain = append(m.chain, rec)
-		newRec = true
+// auditLocked is the Memory's part of the chain record of summary sum:
+// the history positions of the originals it condensed, their ids in the
+// whole history, and the SHA-256 of those messages.
+func (m *Memory) auditLocked(sum *compact.SummaryRecord, call *engineCall) conversation.Audit {
+	pos := make(map[string]int, m.win.WindowLen())
+	for i := range m.win.Window(call.N, 0) {
+		pos[m.win.ID(i)] = i
 	}
-	m.win.Advance(call.HistoryInput, res)
-	if newRec {
-		m.chain[len(m.chain)-1].UpTo = m.win.Start()
+	var a conversation.Audit
+	for _, id := range sum.OriginalMessageIDs {
+		if p, ok := pos[id]; ok {
+			a.Positions = append(a.Positions, p)
+		}
 	}
+	sort.Ints(a.Positions)
+	a.OriginalMessageIDs = make([]string, len(a.Positions))
+	msgs := make([]llms.ChatMessage, len(a.Positions))
+	for k, p := range a.Positions {
+		a.OriginalMessageIDs[k] = m.win.ID(p)
+		msgs[k] = m.msgs[p]
+	}
+	sum256, err := HashMessages(msgs)
+	if err != nil {
+		m.log.Error("memory: hash summarized messages", "session", m.o.sessionID, "err", err)
+	}
+	a.SHA256 = sum256
+	return a
 }

@@ -42,10 +42,12 @@ type Memory struct {
 	// store and log are set once by New.
 	store store.Store
 	log   *slog.Logger
-	// replica runs the conversation protocol over store (turn.go);
-	// reader is the Memory as its Local for reads (no per-call state), and
-	// engineTurn for engine calls (under engineMu).
+	// replica runs the conversation protocol over store, on conv, the
+	// stored state's copy (turn.go); reader is the Memory as its adapter
+	// for reads (no per-call state), and engineTurn for engine calls
+	// (under engineMu).
 	replica    *conversation.Replica
+	conv       *conversation.Copy
 	reader     turn
 	engineTurn turn
 	// ownHistory: the history is the store's own (store.HistoryStore), so
@@ -57,9 +59,18 @@ type Memory struct {
 	// (compact.History.Input reuses its slices).
 	scratch compact.HistoryInput
 
+	// The locks, in the order they are taken (a goroutine holding one
+	// takes only those after it): engineMu; the conversation's lock
+	// (conversation.Replica, per session id, held through a turn); the
+	// copy's take lock (conversation.Copy, while a stored state is taken);
+	// histMu; mu; last, the copy's own lock (conversation.Copy) or the
+	// worker pool's (pool.go: a submit under mu), each of which takes no
+	// other.
 	engineMu sync.Mutex // one engine call (and its save) at a time
 	histMu   sync.Mutex // calls into the history, one at a time
 
+	// mu guards the fields below it, the retrieval stats and the
+	// background state (async.go).
 	mu sync.Mutex
 	// msgs are the history's messages as it returned them, and win the
 	// same in the engine's form, with their ids, counts and the window the
@@ -70,14 +81,9 @@ type Memory struct {
 	epochKnown bool
 	histNil    bool // the history's last Messages() result was nil
 	sess       *compact.Session
-	chain      []store.Record
-	version    int64
-	stored     int  // chain records known to be in the store
-	verified   int  // chain records checked against the history
-	dirty      bool // state changed since the last successful save
-	loaded     bool
-	seen       int    // history length of the last engine call
-	gen        uint64 // incremented whenever the state is replaced
+	verified   []recordKey // chain records checked against the history
+	seen       int         // history length of the last engine call
+	gen        uint64      // incremented whenever the state is replaced
 	view       cachedView
 	recallRefs map[string]int // ref -> history position of a compacted original (recall.go)
 	lossy      bool           // the history drops tool calls or tool messages
@@ -121,6 +127,7 @@ func New(c *compact.Compactor, opts ...Option) *Memory {
 	if m.log == nil {
 		m.log = slog.New(slog.DiscardHandler)
 	}
+	m.conv = conversation.NewCopy(o.sessionID)
 	m.replica = conversation.NewReplica(m.store, conversation.WithLeaseTiming(o.lease), conversation.WithBackoff(o.backoff))
 	m.hist = o.history
 	if m.hist == nil {
@@ -433,7 +440,7 @@ func (m *Memory) Clear(ctx context.Context) error {
 	m.epochKnown = false
 	m.resetLocked()
 	m.mu.Unlock()
-	if err := m.replica.Turn(ctx, m.o.sessionID, &turn{m: m, clear: true}); err != nil {
+	if err := m.replica.Turn(ctx, m.conv, &turn{m: m, save: true, clear: true}); err != nil {
 		return fmt.Errorf("memory: clear state of session %s: %w", idtext.Quote(m.o.sessionID), err)
 	}
 	return nil
@@ -481,9 +488,7 @@ func (m *Memory) Records(ctx context.Context) ([]store.Record, error) {
 	if err := m.syncForRead(ctx); err != nil {
 		return nil, err
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return store.CloneRecords(m.chain), nil
+	return m.conv.Records(), nil
 }
 
 // Verify checks every record of the summary chain against what the history
@@ -492,9 +497,8 @@ func (m *Memory) Records(ctx context.Context) ([]store.Record, error) {
 // error wraps ErrIntegrity (or reports why the history could not be read).
 func (m *Memory) Verify(ctx context.Context) error {
 	ctx = orBackground(ctx)
-	m.mu.Lock()
-	loaded, chain := m.loaded, m.chain
-	m.mu.Unlock()
+	loaded := m.conv.Synced()
+	chain := m.conv.Records()
 	if !loaded {
 		st, err := m.store.Load(ctx, m.o.sessionID)
 		if err != nil {
@@ -555,7 +559,7 @@ func (m *Memory) Stats(ctx context.Context) (compact.Stats, error) {
 	st := m.sess.Stats()
 	n := len(m.msgs)
 	st.MessagesTotal = n
-	st.Summaries = len(m.chain)
+	st.Summaries = m.conv.Len()
 	var counter *budget.TokenCounter
 	if m.c != nil {
 		counter = m.c.Counter()

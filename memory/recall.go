@@ -30,10 +30,10 @@ func (m *Memory) noteRefsLocked(res *compact.Result, pos []int) {
 	}
 }
 
-// noteChainRefsLocked records the refs of every message the chain's
-// records summarized.
-func (m *Memory) noteChainRefsLocked() {
-	for _, r := range m.chain {
+// noteChainRefsLocked records the refs of every message the records of
+// chain summarized.
+func (m *Memory) noteChainRefsLocked(chain []store.Record) {
+	for _, r := range chain {
 		for _, p := range r.Positions {
 			if p >= 0 && p < len(m.msgs) {
 				m.setRefLocked(compact.Ref(m.o.sessionID, m.win.ID(p)), p)

@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	"sync"
 	"sync/atomic"
 
 	compact "github.com/agentcompact/compact"
@@ -94,9 +93,8 @@ type RetrievalStats struct {
 
 // retrievalState is a Memory's retrieval state.
 type retrievalState struct {
-	reserve    int // the most tokens a load reserves for retrieved messages; 0 = off
-	mu         sync.Mutex
-	stats      RetrievalStats
+	reserve    int            // the most tokens a load reserves for retrieved messages; 0 = off
+	stats      RetrievalStats // under Memory.mu
 	searchable store.Searcher
 	terms      retrieval.Terms    // the history's word counts; under Memory.mu
 	sem        retrieval.Semantic // semantic ranking, with WithEmbedder (hybrid.go)
@@ -106,8 +104,8 @@ type retrievalState struct {
 
 // RetrievalStats returns what retrieval did so far (see [WithRetrieval]).
 func (m *Memory) RetrievalStats() RetrievalStats {
-	m.rt.mu.Lock()
-	defer m.rt.mu.Unlock()
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	return m.rt.stats
 }
 
@@ -272,9 +270,9 @@ func (m *Memory) reserveFor(pend *pendingInput) int {
 
 // count records one load's outcome.
 func (m *Memory) countRetrieval(fn func(*RetrievalStats)) {
-	m.rt.mu.Lock()
+	m.mu.Lock()
 	fn(&m.rt.stats)
-	m.rt.mu.Unlock()
+	m.mu.Unlock()
 }
 
 // addRetrieved adds the messages retrieved for pend to the context a load

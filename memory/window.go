@@ -42,13 +42,17 @@ func (m *Memory) toolNameLocked(id string) string {
 // engine session, an empty chain, the window over the whole history. The
 // store's version is kept, so that the next save replaces what is stored.
 func (m *Memory) resetLocked() {
+	m.freshLocked()
+	m.conv.Reset()
+}
+
+// freshLocked starts a fresh engine state: a new session, the window over
+// the whole history, nothing checked or seen.
+func (m *Memory) freshLocked() {
 	m.sess = compact.NewSession(m.o.sessionID)
-	m.chain = nil
-	m.stored = 0
-	m.verified = 0
+	m.verified = m.verified[:0]
 	m.seen = 0
 	m.view = cachedView{}
-	m.dirty = true
 	m.gen++
 	m.win.ResetWindow()
 }

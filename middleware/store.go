@@ -8,7 +8,6 @@ import (
 
 	"github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/conversation"
-	"github.com/agentcompact/compact/internal/idtext"
 	"github.com/agentcompact/compact/internal/optcheck"
 	"github.com/agentcompact/compact/store"
 )
@@ -79,62 +78,45 @@ func WithBackoff(b conversation.Backoff) Option {
 }
 
 // compactStored is Compact (CompactNow with a force reason) for a session
-// kept in the store: one turn of the conversation protocol.
+// kept in the store: one turn of the conversation protocol on the
+// session's copy of its stored state.
 func (m *Model) compactStored(ctx context.Context, p *prepared, key string, opts []compact.CallOption, force string) (*compact.Result, error) {
 	t := &storedTurn{m: m, p: p, key: key, opts: opts, force: force}
-	if err := m.replica.Turn(ctx, p.id, t); err != nil {
+	t.conv = m.table.copyOf(key, p.id)
+	if err := m.replica.Turn(ctx, t.conv, t); err != nil {
 		return nil, fmt.Errorf("middleware: %w", err)
 	}
 	return t.res, nil
 }
 
-// storedTurn is the table entry of one session as a conversation.Local.
+// storedTurn is one session of the table as the conversation.Adapter of
+// its copy: the engine over the table's session.
 type storedTurn struct {
 	m     *Model
 	p     *prepared
 	key   string
+	conv  *conversation.Copy
 	opts  []compact.CallOption
 	force string
 	res   *compact.Result
 }
 
-// Synced implements conversation.Local.
-func (t *storedTurn) Synced() (int64, bool) { return t.m.table.syncedAt(t.key) }
-
-// Adopt implements conversation.Local.
-func (t *storedTurn) Adopt(_ context.Context, st store.State) error {
-	adopted := compact.NewSession(t.p.id)
+// Take implements conversation.Adapter: the table's session becomes the
+// stored engine state.
+func (t *storedTurn) Take(_ context.Context, st store.State) (bool, error) {
+	s := compact.NewSession(t.p.id)
 	if len(st.Engine) > 0 {
-		if err := adopted.UnmarshalJSON(st.Engine); err != nil {
-			return fmt.Errorf("decode the engine state: %w", err)
+		if err := s.UnmarshalJSON(st.Engine); err != nil {
+			return false, fmt.Errorf("decode the engine state: %w", err)
 		}
 	}
-	t.m.table.adopt(t.key, adopted, st.Version, len(st.Chain), st.Engine)
-	return nil
+	t.m.table.take(t.key, t.conv, s)
+	return true, nil
 }
 
-// Revert implements conversation.Local: the session is rebuilt from the
-// stored state it was synced at (the turn's version check then tells
-// whether that is still the store's), or is new and unsynced.
-func (t *storedTurn) Revert() {
-	js, ver, chain, ok := t.m.table.storedJSON(t.key)
-	if ok {
-		s := compact.NewSession(t.p.id)
-		if s.UnmarshalJSON(js) == nil {
-			t.m.table.adopt(t.key, s, ver, chain, js)
-			return
-		}
-	}
-	t.m.table.revert(t.key, t.p.id)
-}
-
-// Saved implements conversation.Local.
-func (t *storedTurn) Saved(v int64, ch conversation.Change) {
-	t.m.table.setStored(t.key, v, len(ch.State.Chain), ch.State.Engine)
-}
-
-// Step implements conversation.Local: the engine over the table's session.
-func (t *storedTurn) Step(ctx context.Context, ver int64, gate compact.SummarizeGate) (conversation.Change, error) {
+// Step implements conversation.Adapter: the engine over the table's
+// session.
+func (t *storedTurn) Step(ctx context.Context, ver int64, gate compact.SummarizeGate) (conversation.Step, error) {
 	sess, _ := t.m.table.get(t.key)
 	t.p.sess = sess
 	opts := slices.Clip(t.opts) // appending below copies
@@ -149,43 +131,20 @@ func (t *storedTurn) Step(ctx context.Context, ver int64, gate compact.Summarize
 		res, err = t.m.c.Compact(ctx, sess, t.p.in, opts...)
 	}
 	if err != nil {
-		return conversation.Change{}, err
+		return conversation.Step{}, err
 	}
 	t.res = res
 	if !res.Compacted && !res.Restarted {
-		return conversation.Change{}, nil
+		return conversation.Step{}, nil
 	}
-	ch := conversation.Change{Originals: t.m.originalsOf(t.p, res)}
+	s := conversation.Step{Session: sess, Result: res, Changed: true, Originals: t.m.originalsOf(t.p, res)}
 	if res.Restarted && ver > 0 {
 		// A branch: served, not saved; the table's session is the stored
 		// one again at the next call.
 		t.p.branched = true
-		t.Revert()
-		return ch, nil
+		s.Unsaved = true
 	}
-	_, chain := t.m.table.stored(t.key)
-	st, err := t.m.stateOf(t.p.id, sess, ver, chain, res)
-	if err != nil {
-		return conversation.Change{}, err
-	}
-	ch.State, ch.ChainFrom = &st, chain
-	return ch, nil
-}
-
-// stateOf is the state to save after a compaction of a session synced at
-// version ver with chain records stored: the engine's session, and the new
-// summary record appended to the stored chain. Only the new record is
-// filled in (Save does not read the records before chainFrom).
-func (m *Model) stateOf(id string, sess *compact.Session, ver int64, chain int, res *compact.Result) (store.State, error) {
-	js, err := sess.MarshalJSON()
-	if err != nil {
-		return store.State{}, fmt.Errorf("encode the state of session %s: %w", idtext.Quote(id), err)
-	}
-	st := store.State{SessionID: id, Version: ver, Engine: js, UpdatedAt: time.Now().UTC(), Chain: make([]store.Record, chain)}
-	if res.Compacted && res.Summary != nil && res.Event != nil && res.Event.SummaryID != "" {
-		st.Chain = append(st.Chain, store.Record{SummaryRecord: *res.Summary})
-	}
-	return st, nil
+	return s, nil
 }
 
 // originalsOf returns the originals of what res compacted, for a store

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/conversation"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -22,16 +23,12 @@ type table struct {
 }
 
 type entry struct {
-	id     string
-	s      *compact.Session
-	orig   *originals
-	used   time.Time
-	ver    int64 // the store's version s was synced at (WithStore)
-	nrec   int   // records of the session's chain in the store
-	synced bool  // s is the store's state at ver (WithStore)
-	// js is the engine JSON of the store's state at ver, from which a
-	// reverted session is rebuilt without a round trip (WithStore).
-	js []byte
+	id   string
+	s    *compact.Session
+	orig *originals
+	used time.Time
+	// conv is the session's copy of its stored state (WithStore), or nil.
+	conv *conversation.Copy
 	// sent is what the session's last call sent to the wrapped model
 	// (compact.WithLastSent, for a cache-safe summarizer request).
 	sent []llms.MessageContent
@@ -89,7 +86,7 @@ func (t *table) put(id string, s *compact.Session) {
 	defer t.mu.Unlock()
 	if el, ok := t.m[id]; ok {
 		e := el.Value.(*entry)
-		e.s, e.orig, e.used, e.ver, e.nrec, e.synced, e.js = s, newOriginals(t.origMax), t.now(), 0, 0, false, nil
+		e.s, e.orig, e.used, e.conv = s, newOriginals(t.origMax), t.now(), nil
 		t.ll.MoveToFront(el)
 		return
 	}
@@ -116,64 +113,32 @@ func (t *table) originalsOf(id string) (*compact.Session, *originals) {
 	return e.s, e.orig
 }
 
-// stored returns the store version and chain length the session of id
-// was last synced at (0, 0 when absent).
-func (t *table) stored(id string) (ver int64, chain int) {
+// copyOf returns the copy of the stored state of id's session (of
+// conversation sid), creating the session when absent.
+func (t *table) copyOf(id, sid string) *conversation.Copy {
+	t.get(id)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if el, ok := t.m[id]; ok {
-		e := el.Value.(*entry)
-		return e.ver, e.nrec
+	el, ok := t.m[id]
+	if !ok { // evicted at once (a table of one): a copy of its own
+		return conversation.NewCopy(sid)
 	}
-	return 0, 0
+	e := el.Value.(*entry)
+	if e.conv == nil {
+		e.conv = conversation.NewCopy(sid)
+	}
+	return e.conv
 }
 
-// setStored records that id's session is the store's state at version
-// ver with chain records and engine JSON js.
-func (t *table) setStored(id string, ver int64, chain int, js []byte) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if el, ok := t.m[id]; ok {
-		e := el.Value.(*entry)
-		e.ver, e.nrec, e.synced, e.js = ver, chain, true, js
-	}
-}
-
-// syncedAt returns the store version id's session is at, and false when
-// it is not known to be a stored state (absent, new, or reverted).
-func (t *table) syncedAt(id string) (int64, bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if el, ok := t.m[id]; ok {
-		e := el.Value.(*entry)
-		return e.ver, e.synced
-	}
-	return 0, false
-}
-
-// adopt installs s, the store's state at version ver with chain records
-// and engine JSON js, as id's session.
-func (t *table) adopt(id string, s *compact.Session, ver int64, chain int, js []byte) {
+// take installs s as id's session, taken by its copy c from the store.
+func (t *table) take(id string, c *conversation.Copy, s *compact.Session) {
 	t.put(id, s)
-	t.setStored(id, ver, chain, js)
-}
-
-// storedJSON returns the engine JSON, version and chain length of the
-// store's state id's session was last synced at; ok is false when there is
-// none.
-func (t *table) storedJSON(id string) (js []byte, ver int64, chain int, ok bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if el, found := t.m[id]; found {
-		e := el.Value.(*entry)
-		return e.js, e.ver, e.nrec, e.js != nil
+	if el, ok := t.m[id]; ok {
+		el.Value.(*entry).conv = c
 	}
-	return nil, 0, 0, false
 }
-
-// revert replaces id's session by a new one of session sid, not synced:
-// the next call loads the stored state.
-func (t *table) revert(id, sid string) { t.put(id, compact.NewSession(sid)) }
 
 // lastSent returns what id's session last sent, or nil.
 func (t *table) lastSent(id string) []llms.MessageContent {

@@ -10,7 +10,7 @@
 //
 // An adapter builds the tool with [New] and a [Resolver]; [StoreSource]
 // reads one session of a store.OriginalStore, and [OriginalOf] renders the
-// original of an engine message (the one home of that rendering).
+// original of an engine message.
 //
 // # Input
 //

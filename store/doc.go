@@ -28,11 +28,14 @@
 //
 // The package is a leaf of the module: of this module it imports only the
 // summary record's leaf package, summary/record (record.Record, which
-// summary.Record and compact.SummaryRecord alias), and internal/refid (the
-// grammar of a ref); not the engine, the tokenizer, the extractors nor the
-// prompts, and neither do its drivers (a test checks it). The protocol by which the adapters share a conversation's
-// state through a Store (sync, lease, compare-and-swap save, retries) is
-// package conversation's.
+// summary.Record and compact.SummaryRecord alias), internal/refid (the
+// grammar of a ref) and internal/idtext (how an error text quotes an id);
+// its drivers add internal/ctxsleep (the wait between retries). Neither
+// imports the engine, the tokenizer, the extractors nor the prompts (a
+// test checks it). The protocol by which the
+// adapters share a conversation's state through a Store (sync, lease,
+// compare-and-swap save, retries), and the one writer of the State and its
+// chain records, are package conversation's.
 //
 // Every interface documents its concurrency and crash semantics in the way
 // database/sql drivers do: implementations are safe for concurrent use,

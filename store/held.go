@@ -19,10 +19,9 @@ var ErrEvicted = errors.New("store: original evicted from the in-memory budget")
 const maxEvictedRefs = 1 << 16
 
 // HeldOriginals are one session's originals held in memory, in insertion
-// order, optionally within a byte budget: the one in-memory home of
-// originals (the in-memory [Memory] store keeps one per session without a
-// budget; middleware.Model keeps one per session of its table within
-// middleware.WithMaxOriginalBytes). Safe for concurrent use. Build one
+// order, optionally within a byte budget (the in-memory [Memory] store
+// keeps one per session without a budget; middleware.Model keeps one per
+// session of its table within middleware.WithMaxOriginalBytes). Safe for concurrent use. Build one
 // with [NewHeldOriginals].
 type HeldOriginals struct {
 	mu      sync.Mutex

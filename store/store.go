@@ -12,8 +12,11 @@ import (
 // ErrConflict reports that a [Store] holds a newer version of a session's
 // state than the one a Save expected: another writer (goroutine or process)
 // saved first. Nothing was stored. The caller reloads the newer state, redoes
-// its change on top of it and saves again; memory.Memory does so itself and
-// returns the error only when that keeps failing.
+// its change on top of it and saves again. The adapters (memory.Memory, and
+// middleware.Model with a store) do so through package conversation, which
+// retries with backoff and, when every attempt lost, serves the call from a
+// step that is not stored; they return an error wrapping ErrConflict only
+// when that last step fails too.
 var ErrConflict = errors.New("store: session state changed concurrently (version conflict)")
 
 // Record is one link of a session's summary chain together with its audit

@@ -4,14 +4,14 @@
 // [Summarizer] interface with its [Func] adapter, and the per-call report
 // ([Call]) a summarizer gives for each model call it makes.
 //
-// It is a leaf package: it imports only the module's extractors and
-// summary/record leaves and langchaingo, so a summarizer can be written,
-// tested and shipped without the engine. The record types themselves
-// (Record, Context, ActionItem, the Mode constants) are aliases of those of
-// package record, which imports nothing of this module: the store contract
-// depends on that package alone. Redacting a record ([Redact]) needs the
-// extractors, so it lives here. The engine (package compact) keeps its
-// historical names as type aliases (compact.SummaryRecord = Record,
+// It imports, of this module, the extractors (the registry a [Request]
+// carries, Request.Extractors), internal/redact (the redaction [Redact]
+// applies, which the extractors use too) and summary/record, and
+// langchaingo; not the engine, so a summarizer can be written, tested and
+// shipped without it. The record types themselves (Record, Context,
+// ActionItem, the Mode constants) are aliases of those of package record,
+// which imports nothing of this module: the store contract depends on that
+// package alone. The engine (package compact) keeps its historical names as type aliases (compact.SummaryRecord = Record,
 // compact.Summarizer = Summarizer, compact.SummarizeRequest = Request,
 // compact.SummarizerFunc = Func, ...), so code written against them keeps
 // compiling and the JSON form of persisted records is unchanged.

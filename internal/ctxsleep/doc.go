@@ -1,5 +1,4 @@
-// Package ctxsleep is the one home of waiting that honours a context: the
-// retry loops of the conversation protocol, the LLM summarizer and the
-// PostgreSQL store pause with [Sleep] between attempts. It imports nothing
-// of this module.
+// Package ctxsleep waits for a duration or until a context ends,
+// whichever comes first ([Sleep]): the pause between the attempts of a
+// retry loop. It imports nothing of this module.
 package ctxsleep

@@ -1,6 +1,6 @@
 // Package pgtest finds the PostgreSQL server of the module's tests: the
-// one home of the COMPACT_POSTGRES_DSN convention and of the skip when no
-// server answers.
+// DSN in COMPACT_POSTGRES_DSN (or the local default), and a skip of the
+// test when no server answers.
 package pgtest
 
 import (

@@ -1,5 +1,4 @@
-// Package scripted is the one home of the offline stand-in for a summarizer
-// model: [Model] answers the prompt of the engine's LLM summarizer
+// Package scripted is an offline stand-in for a summarizer model: [Model] answers the prompt of the engine's LLM summarizer
 // (package llmsummary) with a valid JSON summary built from the rule-based
 // digest of the messages the prompt's transcript shows, and [NewSummarizer]
 // is that LLM summarizer with each request handed to its model calls

@@ -196,14 +196,15 @@ func checkAfterCrash(t *testing.T, path string, acked, most int, exact bool) {
 	recs, err := m.Records(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, st.Chain, recs, "the stored chain is adopted, not discarded")
-	for i := n; i < n+8; i++ {
+	const more = 12 // about 3,600 tokens: past the 2,500-token window whatever n is
+	for i := n; i < n+more; i++ {
 		turn(t, m, i)
 	}
 	require.NoError(t, m.Verify(ctx))
 	v, err := m.LoadMemoryVariables(ctx, nil)
 	require.NoError(t, err)
 	view := v["history"].([]llms.ChatMessage)
-	require.Equal(t, llms.AIChatMessage{Content: words(n+7+1000, 150)}, view[len(view)-1])
+	require.Equal(t, llms.AIChatMessage{Content: words(n+more-1+1000, 150)}, view[len(view)-1])
 	st2, err := s.Load(ctx, crashSession)
 	require.NoError(t, err)
 	require.Greater(t, len(st2.Chain), len(st.Chain), "compaction went on")

@@ -1,4 +1,4 @@
-package extractors
+package redact
 
 import (
 	"strings"
@@ -40,18 +40,18 @@ var redactFormCases = []struct {
 }
 
 // TestRedactForms checks the credential forms of issue 24: each secret is
-// gone, its context stays, and Redact is idempotent on them.
+// gone, its context stays, and Secrets is idempotent on them.
 func TestRedactForms(t *testing.T) {
 	for _, tc := range redactFormCases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Redact(tc.in)
+			got := Secrets(tc.in)
 			if strings.Contains(got, tc.secret) {
-				t.Errorf("Redact(%q) = %q keeps the secret %q", tc.in, got, tc.secret)
+				t.Errorf("Secrets(%q) = %q keeps the secret %q", tc.in, got, tc.secret)
 			}
 			if !strings.Contains(got, tc.keep) {
-				t.Errorf("Redact(%q) = %q lost the context %q", tc.in, got, tc.keep)
+				t.Errorf("Secrets(%q) = %q lost the context %q", tc.in, got, tc.keep)
 			}
-			if again := Redact(got); again != got {
+			if again := Secrets(got); again != got {
 				t.Errorf("not idempotent: %q -> %q", got, again)
 			}
 		})
@@ -71,8 +71,8 @@ func TestRedactFormsLeaveCode(t *testing.T) {
 		"x-request-id: 1234",
 		"grep -p pattern file",
 	} {
-		if got := Redact(s); got != s {
-			t.Errorf("Redact(%q) = %q, want unchanged", s, got)
+		if got := Secrets(s); got != s {
+			t.Errorf("Secrets(%q) = %q, want unchanged", s, got)
 		}
 	}
 }

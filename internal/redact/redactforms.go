@@ -1,4 +1,4 @@
-package extractors
+package redact
 
 import (
 	"regexp"

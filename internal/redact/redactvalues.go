@@ -1,4 +1,4 @@
-package extractors
+package redact
 
 import (
 	"regexp"
@@ -16,20 +16,20 @@ const secretMark = "[REDACTED:secret]"
 // minSecretValue is the shortest value SecretValues reports.
 const minSecretValue = 6
 
-// SecretValues returns the secret values [Redact] removes from s, distinct,
+// SecretValues returns the secret values [Secrets] removes from s, distinct,
 // in the order found: the words (runs of letters, digits and "_-+/.~") of
-// the spans Redact replaces, that look like a secret (letters with digits,
+// the spans Secrets replaces, that look like a secret (letters with digits,
 // a capitalized mixed-case word, letters with punctuation) or are at least
 // 16 bytes long, and are at least 6 bytes long. Words of a form, such as
 // the PRIVATE of a key block, are not values. A text over 1 MiB is read at
 // its head and tail only. It lets a summary written from unredacted text
 // (a model that saw the conversation) be cleared of the bare values it
-// repeats ([RedactValues]).
+// repeats ([Values]).
 func SecretValues(s string) []string {
 	if len(s) > secretScanBytes {
 		return append(SecretValues(s[:secretScanBytes/2]), SecretValues(s[len(s)-secretScanBytes/2:])...)
 	}
-	r := Redact(s)
+	r := Secrets(s)
 	if r == s {
 		return nil
 	}
@@ -46,10 +46,10 @@ func SecretValues(s string) []string {
 	return out
 }
 
-// redactionMarkRE matches the marks Redact writes.
+// redactionMarkRE matches the marks Secrets writes.
 var redactionMarkRE = regexp.MustCompile(`\[REDACTED:[a-z-]+\]`)
 
-// replacedSpans returns the spans of s that r, Redact of s, shows as
+// replacedSpans returns the spans of s that r, Secrets of s, shows as
 // redaction marks: the text between two marks is unchanged, so each
 // mark's span runs from the end of the text before it to the start of the
 // text after it (the next text that is not empty: marks side by side
@@ -88,12 +88,12 @@ func notWordRune(r rune) bool {
 	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("_-+/.~", r)
 }
 
-// RedactValues returns [Redact] of s with, in addition, every occurrence
+// Values returns [Secrets] of s with, in addition, every occurrence
 // of the given secret values (from [SecretValues]) replaced by
 // "[REDACTED:secret]", longest first. Values shorter than 6 bytes are
 // ignored. It is idempotent.
-func RedactValues(s string, values []string) string {
-	s = Redact(s)
+func Values(s string, values []string) string {
+	s = Secrets(s)
 	if len(values) == 0 || s == "" {
 		return s
 	}

@@ -1,6 +1,10 @@
-package extractors
+package redact
 
 import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -100,29 +104,64 @@ func TestRedactWindowsSameAsWhole(t *testing.T) {
 	for _, c := range windowCases {
 		for _, filler := range []string{"plain line\n", "key\n", "\n", "x"} {
 			in := padded(c, filler)
-			assert.Equal(t, redactReference(in), Redact(in), "%q padded with %q", c, filler)
+			assert.Equal(t, redactReference(in), Secrets(in), "%q padded with %q", c, filler)
 		}
 	}
 }
 
-// TestRedactWindowsCorpus compares Redact with the whole-input reference on
-// every tool output of the corpus.
+// TestRedactWindowsCorpus compares Secrets with the whole-input reference
+// on every long string of the corpus's trajectories.
 func TestRedactWindowsCorpus(t *testing.T) {
 	n := 0
-	for _, tr := range loadCorpus(t, *corpusDir) {
-		for _, c := range tr.calls {
-			if len(c.output) < redactWindowMin {
-				continue
-			}
-			n++
-			if got, want := Redact(c.output), redactReference(c.output); got != want {
-				t.Fatalf("%s %s: windowed redaction differs from the whole-input one", tr.name, c.call.Name)
-			}
+	for _, text := range corpusTexts(t, redactWindowMin) {
+		n++
+		if got, want := Secrets(text), redactReference(text); got != want {
+			t.Fatalf("a text of %d bytes: windowed redaction differs from the whole-input one", len(text))
 		}
 	}
 	if n == 0 {
-		t.Skip("no corpus output of redactWindowMin bytes or more: is ../shared there?")
+		t.Skip("no corpus text of redactWindowMin bytes or more: is ../shared there?")
 	}
+}
+
+// corpusTexts returns the strings of at least min bytes in the JSONL
+// trajectories of the shared corpus (none when it is absent).
+func corpusTexts(t *testing.T, min int) []string {
+	t.Helper()
+	var out []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			if len(x) >= min {
+				out = append(out, x)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	for _, dir := range []string{"../../../shared/eval/trajectories", "../../../shared/eval/frameworks"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, line := range bytes.Split(data, []byte("\n")) {
+				var v any
+				if json.Unmarshal(line, &v) == nil {
+					walk(v)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // FuzzRedactWindows checks that matching window by window gives the same
@@ -143,7 +182,7 @@ func FuzzRedactWindows(f *testing.F) {
 		if len(in) > 1<<16 {
 			return
 		}
-		if got, want := Redact(in), redactReference(in); got != want {
+		if got, want := Secrets(in), redactReference(in); got != want {
 			t.Fatalf("windowed %q\nwhole    %q\ninput    %q", got, want, in)
 		}
 	})

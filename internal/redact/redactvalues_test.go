@@ -1,4 +1,4 @@
-package extractors
+package redact
 
 import (
 	"slices"
@@ -29,14 +29,14 @@ func TestSecretValues(t *testing.T) {
 func TestRedactValues(t *testing.T) {
 	vals := []string{"CorrectHorseBattery9", "Horse9", "abc"}
 	s := "Credentials seen: CorrectHorseBattery9 ; abc ; token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"
-	got := RedactValues(s, vals)
+	got := Values(s, vals)
 	if strings.Contains(got, "CorrectHorse") || strings.Contains(got, "ghp_0123") {
-		t.Errorf("RedactValues kept a secret: %q", got)
+		t.Errorf("Values kept a secret: %q", got)
 	}
 	if !strings.Contains(got, "; abc ;") {
-		t.Errorf("RedactValues replaced a value under 6 bytes: %q", got)
+		t.Errorf("Values replaced a value under 6 bytes: %q", got)
 	}
-	if again := RedactValues(got, vals); again != got {
+	if again := Values(got, vals); again != got {
 		t.Errorf("not idempotent: %q -> %q", got, again)
 	}
 }
