@@ -48,6 +48,31 @@ type row struct {
 	costAnthropic       float64 // Anthropic-style cache writes and reads (pricing.go)
 	firstErr            string
 	recall              recallStats // recall coverage and ref tokens (ours)
+	// Used-later retention (usedlater.go): tokens needed and kept over
+	// every call, and over the calls of the runs the strategy compacted.
+	laterNeeded, laterKept   int64
+	laterNeededC, laterKeptC int64
+	laterMissedAI            int64 // missed tokens last seen in an assistant message
+	compactedRuns            int   // runs with at least one compaction
+	overWindow               int   // calls whose request exceeded the window (rejected)
+}
+
+// usedLater is the used-later retention over every call, NaN when no call
+// needed a token.
+func (r row) usedLater() float64 {
+	if r.laterNeeded == 0 {
+		return math.NaN()
+	}
+	return float64(r.laterKept) / float64(r.laterNeeded)
+}
+
+// usedLaterCompacted is the used-later retention over the runs the
+// strategy compacted, NaN when there are none.
+func (r row) usedLaterCompacted() float64 {
+	if r.laterNeededC == 0 {
+		return math.NaN()
+	}
+	return float64(r.laterKeptC) / float64(r.laterNeededC)
 }
 
 // meanRetention is the mean of the categories' retention that are defined.
@@ -142,6 +167,24 @@ func (r *row) addRun(res runResult, p prices) {
 		r.firstErr = res.file + ": " + res.firstErr
 	}
 	runPeak := 0
+	var need, kept int64
+	compacted := false
+	for _, c := range res.calls {
+		need += int64(c.needed)
+		kept += int64(c.keptLater)
+		r.laterMissedAI += int64(c.missedAI)
+		compacted = compacted || c.compacted
+		if c.overWindow {
+			r.overWindow++
+		}
+	}
+	r.laterNeeded += need
+	r.laterKept += kept
+	if compacted {
+		r.compactedRuns++
+		r.laterNeededC += need
+		r.laterKeptC += kept
+	}
 	for i, c := range res.calls {
 		r.calls++
 		if c.failed {
