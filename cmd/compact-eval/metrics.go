@@ -55,6 +55,7 @@ type row struct {
 	laterMissedAI            int64 // missed tokens last seen in an assistant message
 	compactedRuns            int   // runs with at least one compaction
 	overWindow               int   // calls whose request exceeded the window (rejected)
+	sumScale                 float64
 }
 
 // usedLater is the used-later retention over every call, NaN when no call
@@ -161,6 +162,7 @@ func (s *retentionSums) add(r *row, res runResult) {
 // addRun adds the calls of one run to the row's counts and costs.
 func (r *row) addRun(res runResult, p prices) {
 	r.budget = res.budget
+	r.sumScale = res.sumScale
 	r.runs++
 	r.recall.add(res.recall)
 	if r.firstErr == "" && res.firstErr != "" {
@@ -230,6 +232,9 @@ func (r *row) addRun(res runResult, p prices) {
 func (r *row) finish(none *row, sums *retentionSums, p prices) {
 	if r.runs > 0 {
 		r.meanPeak /= float64(r.runs)
+	}
+	if r.sumScale > 0 {
+		p = prices{input: p.input * r.sumScale, output: p.output * r.sumScale}
 	}
 	for f, frac := range cacheFractions {
 		r.cost[f] += summarizerCost(r.sumIn, r.sumCached, r.sumOut, frac, p)

@@ -62,6 +62,7 @@ type runResult struct {
 	firstErr string    // the first error of the strategy, if any
 	recall   recallStats
 	dumpErr  error // the first error writing the dump
+	sumScale float64
 }
 
 // cmpErr returns the first of a and b that is not nil.
@@ -90,7 +91,7 @@ func replayRunOpts(ctx context.Context, file string, msgs []llms.MessageContent,
 		enc = json.NewEncoder(opts.dump)
 		enc.SetEscapeHTML(false)
 	}
-	res := runResult{file: file, strategy: st.name, window: window, budget: st.budget}
+	res := runResult{file: file, strategy: st.name, window: window, budget: st.budget, sumScale: st.sumScale}
 	snd := st.newRun(file)
 	meter := &sumMeter{}
 	ctx = withMeter(ctx, meter)
