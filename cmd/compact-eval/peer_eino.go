@@ -11,7 +11,7 @@ import (
 // cloudwego/eino's tool reduction middleware (adk/middlewares/reduction),
 // defaults.
 const (
-	einoMaxLengthForTrunc = 50_000 // characters of one tool output
+	einoMaxLengthForTrunc = 50_000  // characters of one tool output
 	einoMaxTokensForClear = 160_000 // characters/4 of the whole context (the default on main since v0.8.8)
 	// einoModelWindow is the window the clear threshold is taken to be
 	// written for when it must be scaled: eino names no model; 128k, our
