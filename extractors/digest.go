@@ -445,7 +445,10 @@ func (n *digestBuilder) finish(prev Digest) Digest {
 	}
 	d.Instructions = dedupe(instr, maxDigestInstructions)
 	d.Questions = merge(d.Questions, prev.Questions, maxDigestQuestions)
-	d.Entities = samePathOnce(foldCase(merge(notPaths(d.Entities, d), notPaths(prev.Entities, d), maxDigestEntities)))
+	// The exceptions raised lead the entities: the names the agent wrote
+	// (Names) are many, and a summary shorter than the list keeps its head.
+	ents := merge(notPaths(d.Entities, d), notPaths(prev.Entities, d), maxDigestEntities)
+	d.Entities = samePathOnce(foldCase(dedupe(append(append([]string{}, d.Raised...), ents...), maxDigestEntities)))
 	d.Previous = Redact(strings.ToValidUTF8(strings.TrimSpace(shorten(prev.Previous, maxDigestPrevious)), "\uFFFD"))
 	return d
 }
