@@ -119,7 +119,7 @@ func (r *Registry) Digest(msgs []llms.MessageContent, prev Digest) Digest {
 				n.d.ToolCalls++
 				if tc.FunctionCall != nil {
 					n.entity(tc.FunctionCall.Name)
-					for _, e := range ArgumentNames(tc.FunctionCall.Arguments) {
+					for _, e := range ArgumentNames(Redact(tc.FunctionCall.Arguments)) {
 						n.entity(e)
 					}
 				}
@@ -174,7 +174,7 @@ type digestBuilder struct {
 
 // names adds the names txt holds (Names) as entities.
 func (n *digestBuilder) names(txt string) {
-	for _, e := range Names(txt) {
+	for _, e := range Names(Redact(txt)) { // I10: no secret value as a name
 		n.entity(e)
 	}
 }

@@ -30,3 +30,19 @@ func TestDigestKeepsTheAgentsNames(t *testing.T) {
 	assert.Subset(t, d.Entities, []string{"MigrationRecorder.ensure_schema", "router.allow_migrate"})
 	assert.Contains(t, d.Render(200, nil), "router.allow_migrate")
 }
+
+func TestDigestNamesNoSecrets(t *testing.T) {
+	msgs := []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeHuman, "Set up the env."),
+		{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{
+			llms.TextPart("I will write DB_PASSWORD=Sup3rS3cretValue99 into settings_local.py"),
+			llms.ToolCall{ID: "c1", Type: "function", FunctionCall: &llms.FunctionCall{Name: "bash",
+				Arguments: `{"command": "echo AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY >> .env"}`}}}},
+	}
+	d := Default().Digest(msgs, Digest{})
+	for _, e := range d.Entities {
+		assert.NotContains(t, e, "Sup3rS3cretValue99")
+		assert.NotContains(t, e, "wJalrXUtnFEMI")
+	}
+	assert.Contains(t, d.Entities, "settings_local.py")
+}
