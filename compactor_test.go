@@ -31,7 +31,7 @@ func TestNewValidatesOptions(t *testing.T) {
 		{"unknown model without window", []Option{WithModel("my-private-model")}, "WithModel"},
 		{"unknown model with window", []Option{WithModel("my-private-model"), WithContextWindow(32000)}, ""},
 		{"empty model", []Option{WithModel("")}, "WithModel"},
-		{"emergency below trigger", []Option{WithEmergencyRatio(0.5)}, "WithEmergencyRatio"},
+		{"emergency below trigger", []Option{WithEmergencyRatio(0.4)}, "WithEmergencyRatio"},
 		{"negative preserve", []Option{WithPreserveRecent(-1)}, "WithPreserveRecent"},
 		{"negative cooldown", []Option{WithCooldown(-1)}, "WithCooldown"},
 		{"negative min messages", []Option{WithMinMessages(-3)}, "WithMinMessages"},

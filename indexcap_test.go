@@ -86,7 +86,8 @@ func TestLongRunKeepsEveryPath(t *testing.T) {
 	require.Len(t, distinct, 200)
 	for _, window := range []int{24_000, 32_000} {
 		t.Run(fmt.Sprint(window), func(t *testing.T) {
-			c, err := New(WithContextWindow(window))
+			// A cap under the index, so that the index grows the summary past it.
+			c, err := New(WithContextWindow(window), WithMaxSummaryTokens(800))
 			require.NoError(t, err)
 			s := NewSession("long-run")
 			summarized := map[string]bool{}

@@ -26,7 +26,7 @@ const (
 	// DefaultMaxSummaryTokens is the specification's summary cap (500).
 	//
 	// Deprecated: it is not the engine's default, which is
-	// LargeMaxSummaryTokens or SmallMaxSummaryTokens (800; see
+	// LargeMaxSummaryTokens or SmallMaxSummaryTokens (2,500; see
 	// WithMaxSummaryTokens). Pass WithMaxSummaryTokens(summary.DefaultMaxTokens)
 	// for the specification's cap.
 	DefaultMaxSummaryTokens = summary.DefaultMaxTokens      // 500
@@ -46,20 +46,24 @@ const (
 // (docs/eval/report.md, "Cost and the default policy"). With prompt
 // caching a compaction costs one full-price pass over the new context, so
 // compacting often and shallowly saves little: without WithTrigger the
-// engine compacts deep, down to a fifth of the budget, and its summaries
-// (without WithMaxSummaryTokens) hold up to 800 tokens, since they cover
-// more (still at most 10% of the budget). A budget of at least LargeBudget
+// engine compacts deep, down to a fifth of the budget or less, and its
+// summaries (without WithMaxSummaryTokens) hold up to 2,500 tokens, at most
+// 10% of the budget: they carry the names the agent wrote and goes on to
+// use (used-later retention, docs/eval/report.md). A large budget is
+// compacted early (at half of it): every call re-reads the context from the
+// cache, so a smaller context pays for the compaction's cache miss within a
+// few calls. A budget of at least LargeBudget
 // tokens compacts from LargeTriggerRatio down to LargeResetRatio; a smaller
 // one, where the calls between compactions are few anyway, later: from
 // SmallTriggerRatio down to SmallResetRatio.
 const (
 	LargeBudget           = 24_000
-	LargeTriggerRatio     = 0.80
-	LargeResetRatio       = 0.20
-	LargeMaxSummaryTokens = 800
+	LargeTriggerRatio     = 0.50
+	LargeResetRatio       = 0.15
+	LargeMaxSummaryTokens = 2_500
 	SmallTriggerRatio     = 0.90
 	SmallResetRatio       = 0.20
-	SmallMaxSummaryTokens = 800
+	SmallMaxSummaryTokens = 2_500
 )
 
 type options struct {
@@ -153,7 +157,7 @@ func WithCooldown(messages int) Option { return func(o *options) { o.cooldown = 
 func WithMaxChainDepth(depth int) Option { return func(o *options) { o.maxDepth = depth } }
 
 // WithMaxSummaryTokens caps a summary; the effective cap is
-// min(n, 10% of the available budget). Must be >= 1. Default 800
+// min(n, 10% of the available budget). Must be >= 1. Default 2,500
 // (LargeMaxSummaryTokens, SmallMaxSummaryTokens; see WithTrigger): deep
 // compactions summarize more. DefaultMaxSummaryTokens (500) is the
 // specification's.

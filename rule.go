@@ -12,6 +12,11 @@ import (
 // a long chain does not grow its records without limit.
 const maxContextItems = 50
 
+// maxEntityItems bounds the rule-based SummaryContext's entities: the names
+// the agent and its tools used, most recent first, which a chain carries
+// forward for the summaries to come.
+const maxEntityItems = 300
+
 // RuleSummarizer returns the rule-based [Summarizer]: an aggregated digest of
 // the dropped messages built by reg (files read and modified, commands and
 // their status, errors, the user's instructions and decisions, open
@@ -55,7 +60,7 @@ func ruleSummarizer(reg *extractors.Registry, indexTokens int) Summarizer {
 				Decisions:      capList(d.Instructions, maxContextItems),
 				ActionItems:    []ActionItem{},
 				Unresolved:     capList(d.Questions, maxContextItems),
-				DomainEntities: capList(d.Entities, maxContextItems),
+				DomainEntities: capList(d.Entities, maxEntityItems),
 			},
 			Mode: ModeRule,
 		}, nil

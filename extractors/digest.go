@@ -15,7 +15,7 @@ const (
 	maxDigestRaised       = 100
 	maxDigestInstructions = 15
 	maxDigestQuestions    = 8
-	maxDigestEntities     = 60
+	maxDigestEntities     = 300
 	maxDigestRecords      = 200
 	maxRecordIDs          = 16
 	maxDigestItemBytes    = 200
@@ -119,6 +119,9 @@ func (r *Registry) Digest(msgs []llms.MessageContent, prev Digest) Digest {
 				n.d.ToolCalls++
 				if tc.FunctionCall != nil {
 					n.entity(tc.FunctionCall.Name)
+					for _, e := range ArgumentNames(Redact(tc.FunctionCall.Arguments)) {
+						n.entity(e)
+					}
 				}
 				continue
 			}
@@ -136,6 +139,9 @@ func (r *Registry) Digest(msgs []llms.MessageContent, prev Digest) Digest {
 				case llms.ChatMessageTypeTool, llms.ChatMessageTypeFunction:
 					// A tool result given as plain text: no call to match.
 					n.record(Call{Name: "tool"}, r.Extract(Call{Name: "tool"}, txt), true)
+				case llms.ChatMessageTypeAI:
+					// The names the agent wrote: what it goes on to reuse.
+					n.names(txt)
 				}
 			}
 		}
@@ -164,6 +170,13 @@ type digestBuilder struct {
 	// named holds the paths the calls named so far, those of the previous
 	// digests too: a Write to one of them is no creation.
 	named namedPaths
+}
+
+// names adds the names txt holds (Names) as entities.
+func (n *digestBuilder) names(txt string) {
+	for _, e := range Names(Redact(txt)) { // I10: no secret value as a name
+		n.entity(e)
+	}
 }
 
 func (n *digestBuilder) entity(e string) {
@@ -432,7 +445,10 @@ func (n *digestBuilder) finish(prev Digest) Digest {
 	}
 	d.Instructions = dedupe(instr, maxDigestInstructions)
 	d.Questions = merge(d.Questions, prev.Questions, maxDigestQuestions)
-	d.Entities = samePathOnce(foldCase(merge(notPaths(d.Entities, d), notPaths(prev.Entities, d), maxDigestEntities)))
+	// The exceptions raised lead the entities: the names the agent wrote
+	// (Names) are many, and a summary shorter than the list keeps its head.
+	ents := merge(notPaths(d.Entities, d), notPaths(prev.Entities, d), maxDigestEntities)
+	d.Entities = samePathOnce(foldCase(dedupe(append(append([]string{}, d.Raised...), ents...), maxDigestEntities)))
 	d.Previous = Redact(strings.ToValidUTF8(strings.TrimSpace(shorten(prev.Previous, maxDigestPrevious)), "\uFFFD"))
 	return d
 }

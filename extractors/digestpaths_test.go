@@ -196,7 +196,7 @@ func TestDigestManyCommandsKeepsEveryPath(t *testing.T) {
 
 // TestRenderPathsLastToGo checks the order in which Render gives things up
 // under a tight budget: the previous summary and the long forms first,
-// then whole items; the paths and identifiers last.
+// then whole items; the paths last, the newest identifiers with them.
 func TestRenderPathsLastToGo(t *testing.T) {
 	var d Digest
 	d.Messages, d.ToolCalls = 90, 40
@@ -218,9 +218,9 @@ func TestRenderPathsLastToGo(t *testing.T) {
 	for _, p := range append(append([]string{}, d.FilesSearched...), d.FilesTested...) {
 		assert.Contains(t, out, p, "paths are kept")
 	}
-	for _, e := range d.Entities {
-		assert.Contains(t, out, e, "identifiers are kept")
-	}
+	// The entities (mostly the names the agent wrote, many) have their
+	// share and then the room the other sections leave: the newest first.
+	assert.Contains(t, out, "Entities: Helper0, Helper1, Helper2", "the newest identifiers are kept")
 	assert.NotContains(t, out, "Previous summary", "the narrative goes before paths and identifiers")
 	assert.Contains(t, out, "Instructions: Remember rule 0")
 	assert.Contains(t, out, "Commands: python -m pytest tests/test_m0.py -x -q --tb=short", "a command shrinks to its head")

@@ -30,13 +30,14 @@ var (
 // roundOne are the sections Render fills after the paths, in order, each
 // with at most its share of the room the paths leave, in short form: the
 // identifiers, then the instructions, errors, commands and open questions.
-// roundTwo hands out what is left, without shares, in short form too.
+// roundTwo hands out what is left, without shares, in short form too; the
+// entities (mostly the names the agent wrote, many) take the rest last.
 var (
 	roundOne = []struct {
 		sec   int
 		share float64
 	}{{secRecords, 0.25}, {secRaised, 0.05}, {secEntities, 0.10}, {secInstructions, 0.25}, {secErrors, 0.20}, {secCommands, 0.15}, {secQuestions, 0.10}}
-	roundTwo = []int{secRecords, secRaised, secEntities, secInstructions, secErrors, secCommands, secQuestions}
+	roundTwo = []int{secRecords, secRaised, secInstructions, secErrors, secCommands, secQuestions, secEntities}
 	// fullOrder are the sections whose items have a short form, in the
 	// order Render restores their full forms.
 	fullOrder = []int{secInstructions, secErrors, secCommands, secQuestions}
@@ -403,8 +404,12 @@ func newDigestFit(d Digest, max int, count func(string) int) *digestFit {
 			isPath[pathKey(p)] = true
 		}
 	}
+	raised := map[string]bool{}
+	for _, r := range d.Raised {
+		raised[r] = true
+	}
 	for _, e := range d.Entities {
-		if !isPath[pathKey(e)] {
+		if !isPath[pathKey(e)] && !raised[e] { // the Raised line shows those
 			f.items[secEntities] = append(f.items[secEntities], e)
 		}
 	}

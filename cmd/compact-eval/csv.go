@@ -21,6 +21,7 @@ func writeCSV(ev *evaluation, path string) error {
 		k = strings.ReplaceAll(k, " ", "_")
 		head = append(head, k+"_present", k+"_visible")
 	}
+	head = append(head, "used_later_needed", "used_later_kept", "over_window_calls")
 	head = append(head, recallColumns...)
 	_ = w.Write(head)
 	for _, res := range ev.results {
@@ -46,6 +47,11 @@ func writeCSV(ev *evaluation, path string) error {
 		for k := range numFactKinds {
 			rec = append(rec, strconv.Itoa(res.ret.present[k]), strconv.Itoa(res.ret.visible[k]))
 		}
+		var need, kept, ow int
+		for _, c := range res.calls {
+			need, kept, ow = need+c.needed, kept+c.keptLater, ow+b2i(c.overWindow)
+		}
+		rec = append(rec, strconv.Itoa(need), strconv.Itoa(kept), strconv.Itoa(ow))
 		rec = append(rec, recallCells(res.recall)...)
 		_ = w.Write(rec)
 	}

@@ -13,9 +13,9 @@ import (
 
 func TestWriteCSV(t *testing.T) {
 	ev := &evaluation{results: []runResult{{file: "a.jsonl", strategy: "ours-rule", window: 32000, calls: []callRecord{
-		{origTokens: 100, sent: 100},
-		{origTokens: 200, sent: 150, cached: 90, stable: true, compacted: true, sumCalls: 1, sumIn: 40, sumOut: 5},
-		{origTokens: 300, failed: true},
+		{origTokens: 100, sent: 100, needed: 2, keptLater: 2},
+		{origTokens: 200, sent: 150, cached: 90, stable: true, compacted: true, sumCalls: 1, sumIn: 40, sumOut: 5, needed: 5, keptLater: 3},
+		{origTokens: 300, failed: true, needed: 1},
 	}, ret: retention{present: [numFactKinds]int{3, 1, 2, 4}, visible: [numFactKinds]int{3, 0, 1, 4}},
 		recall: recallStats{measured: true, originals: 5, byRef: 4, searchable: 3, bySearch: 3, checks: 2, failed: 1, refTokens: 42}},
 		{file: "a.jsonl", strategy: "none", window: 32000, calls: []callRecord{{origTokens: 100, sent: 100}}},
@@ -38,6 +38,7 @@ func TestWriteCSV(t *testing.T) {
 		"summarizer_out": "5", "budget_violations": "0", "pair_violations": "0", "errors": "1", "prefix_stable": "1",
 		"cached_tokens": "90", "paths_present": "3", "paths_visible": "3", "exceptions_present": "1",
 		"exceptions_visible": "0", "exit_statuses_present": "2", "exit_statuses_visible": "1",
+		"used_later_needed": "8", "used_later_kept": "5", "over_window_calls": "0",
 		"identifiers_present": "0", "identifiers_visible": "0",
 		"instructions_present": "4", "instructions_visible": "4",
 		"recall_originals": "5", "recall_by_ref": "4", "recall_searchable": "3", "recall_by_search": "3",

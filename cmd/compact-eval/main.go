@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -44,6 +45,7 @@ type config struct {
 	windowsSet bool        // -windows was given
 	chatJoin   int         // the chats mode joins this many conversations into one (joinChats); <= 1 = none
 	chatVar    chatVariant // the chats mode's history and replies (chatsvariant.go)
+	dump       string      // -dump: folder of what every call sent, DIR/<strategy>/<window>/<file>; "" = none
 }
 
 func main() {
@@ -85,6 +87,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fset.IntVar(&cfg.chatJoin, "chatjoin", 1, "chats mode: replay every N conversations joined into one long conversation (their turns in order, all their probes), to measure conversations longer than the folder's")
 	fset.StringVar(&cfg.chatVar.history, "chathistory", chatHistoryDefault, "chats mode: the Memory's history: default, or langchaingo (memory.NewChatMessageHistory(), as the README's snippet; see chatsvariant.go)")
 	fset.BoolVar(&cfg.chatVar.talkative, "chattalk", false, "chats mode: every reply followed by a talkative paragraph of specific details (see chatsvariant.go)")
+	fset.StringVar(&cfg.dump, "dump", "", "write what every model call sent to DIR/<strategy>/<window>/<trajectory file name>, one JSON line per call: {\"answers\": index of the assistant message the call answers, \"messages\": [...] in the trajectory format}; score it with cmd/compact-eval/testdata/usedlater.py")
 	frontier := fset.Bool("frontier", false, "also evaluate the grid of trigger and reset ratios (ours-rule) and report the cost-retention frontier")
 	if err := fset.Parse(args); err != nil {
 		return config{}, err
@@ -220,6 +223,11 @@ func evaluate(ctx context.Context, cfg config, stderr io.Writer) (*evaluation, e
 		return nil, fmt.Errorf("interrupted: %w", err)
 	}
 	for _, rs := range perFile {
+		for _, r := range rs {
+			if r.dumpErr != nil {
+				return nil, fmt.Errorf("-dump: %w", r.dumpErr)
+			}
+		}
 		ev.results = append(ev.results, rs...)
 	}
 	ev.bounds = boundsOf(ev, convs, counter, strats)
@@ -327,18 +335,45 @@ func replayAll(ctx context.Context, cfg config, files []string, convs [][]llms.M
 				return
 			}
 			defer func() { <-sem }()
+			needs := usedLaterNeeds(convs[i])
 			for wi, w := range cfg.windows {
 				for _, s := range strats[wi] {
 					if ctx.Err() != nil {
 						return
 					}
-					perFile[i] = append(perFile[i], replayRun(ctx, files[i], convs[i], s, w, counter, bar.tick))
+					perFile[i] = append(perFile[i], replayDumped(ctx, cfg.dump, files[i], convs[i], s, w, counter, bar.tick, needs))
 				}
 			}
 		}()
 	}
 	wg.Wait()
 	return perFile
+}
+
+// replayDumped replays one run, writing its dump under dir when dir is set.
+func replayDumped(ctx context.Context, dir, file string, msgs []llms.MessageContent, st strategy, window int,
+	counter *budget.TokenCounter, tick func(), needs laterNeeds) runResult {
+	opts := replayOpts{needs: needs}
+	if dir == "" {
+		return replayRunOpts(ctx, file, msgs, st, window, counter, tick, opts)
+	}
+	sub := filepath.Join(dir, st.name, strconv.Itoa(window))
+	fail := func(err error) runResult {
+		return runResult{file: file, strategy: st.name, window: window, budget: st.budget, dumpErr: err}
+	}
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		return fail(err)
+	}
+	f, err := os.Create(filepath.Join(sub, file))
+	if err != nil {
+		return fail(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<16)
+	opts.dump = w
+	res := replayRunOpts(ctx, file, msgs, st, window, counter, tick, opts)
+	res.dumpErr = cmpErr(res.dumpErr, w.Flush())
+	res.dumpErr = cmpErr(res.dumpErr, f.Close())
+	return res
 }
 
 // countCalls returns the number of model calls of a replay of msgs: one

@@ -48,6 +48,32 @@ type row struct {
 	costAnthropic       float64 // Anthropic-style cache writes and reads (pricing.go)
 	firstErr            string
 	recall              recallStats // recall coverage and ref tokens (ours)
+	// Used-later retention (usedlater.go): tokens needed and kept over
+	// every call, and over the calls of the runs the strategy compacted.
+	laterNeeded, laterKept   int64
+	laterNeededC, laterKeptC int64
+	laterMissedAI            int64 // missed tokens last seen in an assistant message
+	compactedRuns            int   // runs with at least one compaction
+	overWindow               int   // calls whose request exceeded the window (rejected)
+	sumScale                 float64
+}
+
+// usedLater is the used-later retention over every call, NaN when no call
+// needed a token.
+func (r row) usedLater() float64 {
+	if r.laterNeeded == 0 {
+		return math.NaN()
+	}
+	return float64(r.laterKept) / float64(r.laterNeeded)
+}
+
+// usedLaterCompacted is the used-later retention over the runs the
+// strategy compacted, NaN when there are none.
+func (r row) usedLaterCompacted() float64 {
+	if r.laterNeededC == 0 {
+		return math.NaN()
+	}
+	return float64(r.laterKeptC) / float64(r.laterNeededC)
 }
 
 // meanRetention is the mean of the categories' retention that are defined.
@@ -136,12 +162,31 @@ func (s *retentionSums) add(r *row, res runResult) {
 // addRun adds the calls of one run to the row's counts and costs.
 func (r *row) addRun(res runResult, p prices) {
 	r.budget = res.budget
+	r.sumScale = res.sumScale
 	r.runs++
 	r.recall.add(res.recall)
 	if r.firstErr == "" && res.firstErr != "" {
 		r.firstErr = res.file + ": " + res.firstErr
 	}
 	runPeak := 0
+	var need, kept int64
+	compacted := false
+	for _, c := range res.calls {
+		need += int64(c.needed)
+		kept += int64(c.keptLater)
+		r.laterMissedAI += int64(c.missedAI)
+		compacted = compacted || c.compacted
+		if c.overWindow {
+			r.overWindow++
+		}
+	}
+	r.laterNeeded += need
+	r.laterKept += kept
+	if compacted {
+		r.compactedRuns++
+		r.laterNeededC += need
+		r.laterKeptC += kept
+	}
 	for i, c := range res.calls {
 		r.calls++
 		if c.failed {
@@ -187,6 +232,9 @@ func (r *row) addRun(res runResult, p prices) {
 func (r *row) finish(none *row, sums *retentionSums, p prices) {
 	if r.runs > 0 {
 		r.meanPeak /= float64(r.runs)
+	}
+	if r.sumScale > 0 {
+		p = prices{input: p.input * r.sumScale, output: p.output * r.sumScale}
 	}
 	for f, frac := range cacheFractions {
 		r.cost[f] += summarizerCost(r.sumIn, r.sumCached, r.sumOut, frac, p)

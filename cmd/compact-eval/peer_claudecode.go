@@ -38,7 +38,7 @@ var claudeCodeDef = peerDef{
 	source:     "threshold: `AUTOCOMPACT_BUFFER_TOKENS = 13000` and the output reserve of `min(maxOutput, 20000)` in the CLI bundle (anthropics/claude-code issue #12004, `cli.js`; a maintainer confirms about 83% of a 200K context bar in issue #86863); re-attachment: `POST_COMPACT_MAX_FILES_TO_RESTORE = 5`, `POST_COMPACT_MAX_TOKENS_PER_FILE = 5000`, `POST_COMPACT_TOKEN_BUDGET = 50000` (`compact.ts`, quoted by several third-party readings of the source); code.claude.com docs on auto-compact",
 	wins:       "after a compaction it sends one summary and at most 5 re-read files: no tool round, no masked history, so the calls after it are small",
 	needs:      "to send less after each compaction (a lower reset ratio, a smaller verbatim tail), keeping the facts through the extractor summaries and the recall tool",
-	gaps:       "Claude Code is not open source: the numbers come from third-party readings of its published bundle, not from a stable public source; the file is re-attached as its last read output (Claude Code re-reads it from disk); the time-based clearing of old tool results (microcompact, after an idle gap of about an hour) is not reproduced: replays have no idle time; the summary's 9-section prompt does not reach the offline summarizer; its summarizer call is the agent's own model over the conversation, here the transcript request of `ours-llm`",
+	gaps:       "Claude Code is not open source: the numbers come from third-party readings of its published bundle, not from a stable public source; the file is re-attached as its last read output (Claude Code re-reads it from disk); the time-based clearing of old tool results (microcompact, after an idle gap of about an hour) is not reproduced: replays have no idle time; the summary's 9-section prompt does not reach the offline summarizer; its summarizer call is the agent's own model over the conversation; here the same request (the context as sent plus one instruction, `llmsummary.WithCacheSafe`, the repeated prefix billed as cached, the previous summary read as the parent record) to the offline summarizer",
 	summarizes: true,
 	newRun:     func(env peerEnv) peerPolicy { return newClaudeCode(env, extractors.Default()) },
 }
@@ -52,7 +52,7 @@ func ccTrigger(bud int) int {
 // replaced by the summary and the files read last, found with reg.
 func newClaudeCode(env peerEnv, reg *extractors.Registry) *wholeHistory {
 	total, _ := scaledTrigger(ccFilesBudget, ccWindow, env.window, env.budget)
-	return &wholeHistory{env: env, trigger: ccTrigger(env.budget),
+	return &wholeHistory{env: env, trigger: ccTrigger(env.budget), prefix: ccSummaryPrefix,
 		rebuild: func(history []llms.MessageContent, sum string) []llms.MessageContent {
 			files := recentReads(history, reg, env.counter, total)
 			return append([]llms.MessageContent{textMessage(llms.ChatMessageTypeHuman, ccSummaryPrefix+sum)}, files...)

@@ -37,7 +37,7 @@ var codexDef = peerDef{
 	source:     "`openai/codex` `codex-rs/core/src/compact.rs` at e06dd0e5d569 (`COMPACT_USER_MESSAGE_MAX_TOKENS = 20_000`, `collect_user_messages`, `build_compacted_history_with_limit`: newest user messages first within the limit, the overflowing one truncated, then the summary prefixed with `SUMMARY_PREFIX`; mid-turn compaction puts the initial context before the last user message); `codex-rs/protocol/src/openai_models.rs` (`auto_compact_token_limit`: `(context_window * 9) / 10`, a configured limit only lowers it); `templates/compact/summary_prefix.md` at 928a707f6a5e",
 	wins:       "after a compaction it sends only the user messages and one summary: no tool call or result, no masked history, so the calls after it are small",
 	needs:      "to send less after each compaction (a lower reset ratio, a smaller verbatim tail), keeping the facts through the extractor summaries and the recall tool",
-	gaps:       "Codex's compaction request is the agent's own model over the whole history (its prefix cached); here the offline summarizer gets the transcript request of `ours-llm` (8,000-token input cap), priced as ours; in the text-format trajectories (SWE-agent) tool outputs are user messages, which Codex would keep as user messages; the summary prefix is paraphrased at its length; the fallback that drops the oldest items when the compaction request itself overflows is not needed offline",
+	gaps:       "Codex's compaction request is the agent's own model over the whole history (its prefix cached); here the offline summarizer gets that request too (the context as sent plus one instruction, `llmsummary.WithCacheSafe`, the repeated prefix billed as cached, the previous summary read as the parent record) and answers with the rule-based digest of the whole history; in the text-format trajectories (SWE-agent) tool outputs are user messages, which Codex would keep as user messages; the summary prefix is paraphrased at its length; the fallback that drops the oldest items when the compaction request itself overflows is not needed offline",
 	summarizes: true,
 	newRun:     func(env peerEnv) peerPolicy { return newCodex(env) },
 }
@@ -49,7 +49,7 @@ func codexTrigger(bud int) int { return int(codexTriggerShare * float64(bud)) }
 // the recent user messages and the summary.
 func newCodex(env peerEnv) *wholeHistory {
 	limit, _ := scaledTrigger(codexUserMessageMax, codexUserModelWindow, env.window, env.budget)
-	return &wholeHistory{env: env, trigger: codexTrigger(env.budget),
+	return &wholeHistory{env: env, trigger: codexTrigger(env.budget), prefix: codexSummaryPrefix,
 		rebuild: func(history []llms.MessageContent, sum string) []llms.MessageContent {
 			return append(codexUserMessages(history, limit), textMessage(llms.ChatMessageTypeHuman, codexSummaryPrefix+"\n"+sum))
 		}}

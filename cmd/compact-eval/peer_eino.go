@@ -11,8 +11,8 @@ import (
 // cloudwego/eino's tool reduction middleware (adk/middlewares/reduction),
 // defaults.
 const (
-	einoMaxLengthForTrunc = 50_000 // characters of one tool output
-	einoMaxTokensForClear = 30_000 // characters/4 of the whole context
+	einoMaxLengthForTrunc = 50_000  // characters of one tool output
+	einoMaxTokensForClear = 160_000 // characters/4 of the whole context (the default on main since v0.8.8)
 	// einoModelWindow is the window the clear threshold is taken to be
 	// written for when it must be scaled: eino names no model; 128k, our
 	// largest window, where it applies as is.
@@ -28,8 +28,8 @@ var einoDef = peerDef{
 	params: func(w, b int) string {
 		return fmt.Sprintf("truncation at 50,000 characters; clear threshold %s tokens (characters/4); rounds kept: 1", triggerWords(einoMaxTokensForClear, einoModelWindow, w, b))
 	},
-	source:   "`cloudwego/eino` `adk/middlewares/reduction/reduction.go` at ba515925d68f (`MaxLengthForTrunc` default 50000, `MaxTokensForClear` default 30000, `ClearRetentionSuffixLimit` default 1, `defaultTokenCounter`: characters/4; `BeforeModelRewriteState` clears tool rounds from the first one not yet cleared to the last one kept, flagging them); `consts.go` at 7a2c88abbab6 (the truncation and offload notices)",
-	wins:     "once past its threshold (about a quarter of the window) it replaces every tool result but the last round's by a one-line pointer, for good, so the context stays small and its prefix stable between clears",
+	source:   "`cloudwego/eino` `adk/middlewares/reduction/reduction.go` at ba515925d68f (`MaxLengthForTrunc` default 50000, `MaxTokensForClear` default 160000 on main since v0.8.8 (30000 was an alpha comment), `ClearRetentionSuffixLimit` default 1, `defaultTokenCounter`: characters/4; `BeforeModelRewriteState` clears tool rounds from the first one not yet cleared to the last one kept, flagging them); `consts.go` at 7a2c88abbab6 (the truncation and offload notices)",
+	wins:     "once past its threshold it replaces every tool result but the last round's by a one-line pointer, for good, so the context stays small and its prefix stable between clears",
 	recovers: "what it clears or cuts is offloaded to a file the agent can read back with its read tool (not measured offline)",
 	needs:    "to mask old outputs earlier and for good, without waiting for the trigger, keeping their facts and refs (ours masks only once the context reaches its trigger)",
 	gaps:     "eino names no model for its 30,000-token threshold (scaled as a share of 128k where it exceeds the budget); the truncation notice follows `consts.go` (revisions differ: one adds head and tail previews); offloaded content is not readable offline (the pointer is what the model sees)",

@@ -38,43 +38,95 @@ const (
 
 var langchainSummarizationDef = peerDef{
 	name: "langchain-summarization",
-	doc:  "LangChain v1 `SummarizationMiddleware`: at the trigger, everything but the last 20 messages (moved back so that no tool round is split) is replaced, for good, by one human message \"Here is a summary of the conversation to date:\" with an LLM summary of them (trimmed to their last 4,000 tokens); the system prompt stays apart; no budget enforcement",
+	doc:  "LangChain v1 `SummarizationMiddleware` as LangChain's own coding harness (deepagents) sets it: at 85% of the window, everything but the most recent 10% of the window's tokens (moved back so that no tool round is split) is replaced, for good, by one human message \"Here is a summary of the conversation to date:\" with an LLM summary of them (trimmed to their last 4,000 tokens, the previous summary read as such); the system prompt stays apart; no budget enforcement",
 	params: func(w, b int) string {
-		return fmt.Sprintf("trigger %s tokens (LangChain's approximate count: characters/4 + 3 per message, system prompt excluded); keep 20 messages; summarizer input: last 4,000 tokens",
-			triggerWords(lcSummaryTrigger, lcSummaryModelWindow, w, b))
+		return fmt.Sprintf("trigger %s tokens (85%% of the window; LangChain's approximate count: characters/4 + 3 per message, system prompt excluded); keep %s tokens (10%% of the window); summarizer input: last 4,000 tokens; summarizer: the agent's model",
+			fmtInt(int64(lcFraction(w, lcDeepTrigger))), fmtInt(int64(lcFraction(w, lcDeepKeep))))
 	},
-	source:     "`langchain-ai/langchain` `libs/langchain_v1/langchain/agents/middleware/summarization.py` (`_DEFAULT_MESSAGES_TO_KEEP = 20`, `_DEFAULT_TRIM_TOKEN_LIMIT = 4000`, `_build_new_messages`, `_find_safe_cutoff_point`; read at d13823043d84 and later revisions quoted in the code index); no default trigger (`trigger=None` never summarizes), so the trigger of the docs' example: `trigger={\"tokens\": 4000}, keep={\"messages\": 20}` with `gpt-4o-mini` (langchain-ai/docs PR 1550, `src/oss/langchain/context-engineering.mdx`)",
-	wins:       "past its trigger it keeps only the last 20 messages and one summary, whatever their size",
+	source:     "`langchain-ai/deepagents` (`create_deep_agent`: `SummarizationMiddleware` with `trigger=(\"fraction\", 0.85)`, `keep=(\"fraction\", 0.10)` of the model profile's `max_input_tokens`); `langchain-ai/langchain` `libs/langchain_v1/langchain/agents/middleware/summarization.py` (`_DEFAULT_TRIM_TOKEN_LIMIT = 4000`, `_build_new_messages`, `_find_safe_cutoff_point`)",
+	wins:       "past its trigger it keeps only the newest tenth of the window and one summary",
 	needs:      "a smaller verbatim tail: ours keeps the task, the most recent user message and whole recent rounds verbatim, and masks old outputs to their key facts rather than dropping them",
 	gaps:       "the summary prompt's wording (`DEFAULT_SUMMARY_PROMPT`) does not reach the offline summarizer, whose reply ignores the prompt",
 	summarizes: true,
-	newRun:     func(env peerEnv) peerPolicy { return &lcSummarization{env: env} },
+	newRun: func(env peerEnv) peerPolicy {
+		return &lcSummarization{env: env, trigger: lcFraction(env.window, lcDeepTrigger), keepTokens: lcFraction(env.window, lcDeepKeep)}
+	},
 }
 
-// lcSummarization is SummarizationMiddleware's before_model hook: its
-// state (the agent's messages) is rewritten for good when it summarizes.
+// The deepagents settings: fractions of the model's input window.
+const (
+	lcDeepTrigger = 0.85
+	lcDeepKeep    = 0.10
+)
+
+func lcFraction(window int, f float64) int { return int(f * float64(window)) }
+
+var langchainSummarizationDocsDef = peerDef{
+	name: "langchain-summarization-docs",
+	doc:  "LangChain v1 `SummarizationMiddleware` as the docs' example writes it: at 4,000 tokens, everything but the last 20 messages (moved back so that no tool round is split) is replaced, for good, by one human message with a gpt-4o-mini summary of them (trimmed to their last 4,000 tokens, the previous summary read as such); its summarizer billed at gpt-4o-mini's prices",
+	params: func(w, b int) string {
+		return fmt.Sprintf("trigger %s tokens (LangChain's approximate count, system prompt excluded); keep 20 messages; summarizer input: last 4,000 tokens; summarizer priced as gpt-4o-mini (0.06 of gpt-4o)",
+			triggerWords(lcSummaryTrigger, lcSummaryModelWindow, w, b))
+	},
+	source:     "the docs' example: `trigger={\"tokens\": 4000}, keep={\"messages\": 20}` with `gpt-4o-mini` (langchain-ai/docs PR 1550, `src/oss/langchain/context-engineering.mdx`); `summarization.py` as above (`_DEFAULT_MESSAGES_TO_KEEP = 20`); no default trigger (`trigger=None` never summarizes)",
+	wins:       "past its trigger it keeps only the last 20 messages and one summary, whatever their size",
+	needs:      "a smaller verbatim tail",
+	gaps:       "the summary prompt's wording does not reach the offline summarizer; its trigger does not scale with the window, so it summarizes on nearly every call",
+	summarizes: true,
+	sumScale:   0.06,
+	newRun: func(env peerEnv) peerPolicy {
+		t, _ := scaledTrigger(lcSummaryTrigger, lcSummaryModelWindow, env.window, env.budget)
+		return &lcSummarization{env: env, trigger: t, keepMessages: lcMessagesToKeep}
+	},
+}
+
 type lcSummarization struct {
-	env   peerEnv
-	state []llms.MessageContent // the agent state's messages (no system prompt)
-	feed  feed
+	env          peerEnv
+	trigger      int
+	keepMessages int                   // keep the last N messages, or
+	keepTokens   int                   // keep the last messages within N approximate tokens
+	state        []llms.MessageContent // the agent state's messages (no system prompt)
+	feed         feed
+	prevSum      string // the summary state[0] holds, if any
 }
 
 func (s *lcSummarization) context(ctx context.Context, in []llms.MessageContent) []llms.MessageContent {
 	s.state = append(s.state, s.feed.next(in, true)...)
-	trigger, _ := scaledTrigger(lcSummaryTrigger, lcSummaryModelWindow, s.env.window, s.env.budget)
-	if lcApproxTokens(s.state) >= trigger && len(s.state) > lcMessagesToKeep {
-		cut := safeCutBack(s.state, len(s.state)-lcMessagesToKeep)
+	if lcApproxTokens(s.state) >= s.trigger {
+		cut := len(s.state) - s.keepMessages
+		if s.keepTokens > 0 {
+			cut, n := len(s.state), 0
+			for cut > 0 {
+				n += lcApproxTokens(s.state[cut-1 : cut])
+				if n > s.keepTokens {
+					break
+				}
+				cut--
+			}
+			return s.summarize(ctx, in, cut)
+		}
 		if cut > 0 {
-			sum := s.env.summarize(ctx, s.state[:cut], lcTrimTokens)
-			kept := append([]llms.MessageContent{textMessage(llms.ChatMessageTypeHuman, lcSummaryPrefix+sum)}, s.state[cut:]...)
-			s.state = kept
+			return s.summarize(ctx, in, cut)
 		}
 	}
 	return withSystem(in, s.state)
 }
 
-// lcApproxTokens is LangChain's count_tokens_approximately: per message,
-// ceil(characters/4) + 3.
+// summarize replaces state[:cut] (moved back to a safe point) by a summary.
+func (s *lcSummarization) summarize(ctx context.Context, in []llms.MessageContent, cut int) []llms.MessageContent {
+	cut = safeCutBack(s.state, cut)
+	from := 0
+	if s.prevSum != "" {
+		from = 1 // state[0] is the previous summary, read as such
+	}
+	if cut > from {
+		sum := s.env.summarizeReq(ctx, peerSumRequest{msgs: s.state[from:cut], maxInput: lcTrimTokens, previous: s.prevSum})
+		kept := append([]llms.MessageContent{textMessage(llms.ChatMessageTypeHuman, lcSummaryPrefix+sum)}, s.state[cut:]...)
+		s.state, s.prevSum = kept, sum
+	}
+	return withSystem(in, s.state)
+}
+
 func lcApproxTokens(msgs []llms.MessageContent) int {
 	n := 0
 	for _, m := range msgs {

@@ -27,24 +27,45 @@ var openhandsDef = peerDef{
 	needs:      "fewer and deeper compactions",
 	gaps:       "an event is a message here (OpenHands makes one event of each action and each observation, so a message with several tool calls is several events); the summary prompt (`summarizing_prompt.j2`) does not reach the offline summarizer",
 	summarizes: true,
-	newRun:     func(env peerEnv) peerPolicy { return &openhandsCondenser{env: env} },
+	newRun: func(env peerEnv) peerPolicy {
+		return &openhandsCondenser{env: env, maxSize: ohMaxSize, keepFirst: ohKeepFirst}
+	},
+}
+
+// openhandsAgentDef is the condenser as OpenHands' default agent preset
+// configures it.
+var openhandsAgentDef = peerDef{
+	name: "openhands-condenser-agent",
+	doc:  "OpenHands `LLMSummarizingCondenser` as the SDK's default agent preset configures it: max_size 80 events, keep_first 4; otherwise as `openhands-condenser`",
+	params: func(w, b int) string {
+		return fmt.Sprintf("max_size 80 events; keep_first 4; on overflow of the budget (%s tokens) a condensation request keeps len/2 - 5 events of the tail; the summarizer gets all forgotten events", fmtInt(int64(b)))
+	},
+	source:     "`OpenHands/software-agent-sdk` `openhands-tools/openhands/tools/preset/default.py` (`get_default_condenser`: `LLMSummarizingCondenser(llm=..., max_size=80, keep_first=4)`); the condenser as in `openhands-condenser`",
+	wins:       "it condenses every 40 or so events, forgetting half of the view at once",
+	needs:      "fewer and deeper compactions",
+	gaps:       "as `openhands-condenser`",
+	summarizes: true,
+	newRun:     func(env peerEnv) peerPolicy { return &openhandsCondenser{env: env, maxSize: 80, keepFirst: 4} },
 }
 
 // openhandsCondenser replays the condenser's view: condensed for good,
 // grown by the new messages of each call.
 type openhandsCondenser struct {
-	env  peerEnv
-	view []llms.MessageContent // system prompt included (an event)
-	feed feed
+	env       peerEnv
+	maxSize   int
+	keepFirst int
+	prevSum   string                // the text of the summary event, if any
+	view      []llms.MessageContent // system prompt included (an event)
+	feed      feed
 }
 
 func (o *openhandsCondenser) context(ctx context.Context, in []llms.MessageContent) []llms.MessageContent {
 	o.view = append(o.view, o.feed.next(in, false)...)
-	if len(o.view) > ohMaxSize {
-		o.condense(ctx, ohMaxSize/2-ohKeepFirst-1)
+	if len(o.view) > o.maxSize {
+		o.condense(ctx, o.maxSize/2-o.keepFirst-1)
 	}
 	for r := 0; r < ohMaxRequests && o.env.counter.CountMessages(o.view) > o.env.budget; r++ {
-		if !o.condense(ctx, len(o.view)/2-ohKeepFirst-1) {
+		if !o.condense(ctx, len(o.view)/2-o.keepFirst-1) {
 			break
 		}
 	}
@@ -55,12 +76,19 @@ func (o *openhandsCondenser) context(ctx context.Context, in []llms.MessageConte
 // keep_first to the first unit start at or after len - fromTail, and puts
 // their summary in their place. It reports whether anything was forgotten.
 func (o *openhandsCondenser) condense(ctx context.Context, fromTail int) bool {
-	start := unitStart(o.view, ohKeepFirst)
+	start := unitStart(o.view, o.keepFirst)
 	end := unitStart(o.view, len(o.view)-max(fromTail, 0))
 	if start >= end {
 		return false
 	}
-	sum := o.env.summarize(ctx, o.view[start:end], 0)
+	// All forgotten events go to the summarizer (no cap), the previous
+	// summary event read as such.
+	forgotten := o.view[start:end]
+	if o.prevSum != "" {
+		forgotten = withoutPrefixed(forgotten, o.prevSum)
+	}
+	sum := o.env.summarizeReq(ctx, peerSumRequest{msgs: forgotten, maxInput: -1, previous: o.prevSum})
+	o.prevSum = sum
 	view := make([]llms.MessageContent, 0, len(o.view)-(end-start)+1)
 	view = append(view, o.view[:start]...)
 	view = append(view, textMessage(llms.ChatMessageTypeHuman, sum))

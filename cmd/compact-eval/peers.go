@@ -27,6 +27,20 @@ type peerEnv struct {
 	// summarize condenses msgs with the offline summarizer of ours-llm
 	// (nil for peers that do not summarize).
 	summarize func(ctx context.Context, msgs []llms.MessageContent, maxInput int) string
+	// summarizeReq is summarize with the previous summary and the request
+	// the real tool sends (nil for peers that do not summarize).
+	summarizeReq func(ctx context.Context, r peerSumRequest) string
+}
+
+// peerSumRequest is one summary a peer asks for.
+type peerSumRequest struct {
+	msgs     []llms.MessageContent // the messages to summarize (the previous summary's message left out)
+	maxInput int                   // transcript cap; 0: the summarizer's default; < 0: no cap (the whole of msgs)
+	previous string                // the peer's previous summary, folded in as the real tools' models read it; "" = none
+	// sent, when set, is the agent's context the real tool sends as the
+	// summarizer's request (its own model, the context unchanged plus one
+	// instruction): billed with its prefix cached.
+	sent []llms.MessageContent
 }
 
 // peerDef defines one peer strategy: its fixed name, what it re-creates,
@@ -52,6 +66,9 @@ type peerDef struct {
 	recovers string
 	// summarizes reports whether the peer calls the summarizer.
 	summarizes bool
+	// sumScale prices its summarizer calls relative to the agent's model
+	// (0 = the same model).
+	sumScale float64
 	// newRun builds the policy of one run.
 	newRun func(env peerEnv) peerPolicy
 }
@@ -65,11 +82,13 @@ type peerPolicy interface {
 // peerDefs are the peers, in the report's order. Read-only.
 var peerDefs = []peerDef{
 	langchainSummarizationDef,
+	langchainSummarizationDocsDef,
 	langchainClearDef,
 	anthropicClearDef,
 	codexDef,
 	claudeCodeDef,
 	openhandsDef,
+	openhandsAgentDef,
 	einoDef,
 }
 
@@ -108,11 +127,21 @@ func newPeerStrategy(d peerDef, window, bud int, env strategyEnv, sumCap int) (s
 		if err != nil {
 			return strategy{}, fmt.Errorf("strategy %s: summarizer: %w", d.name, err)
 		}
+		safe, err := env.summarizer(llmsummary.WithCacheSafe(llmsummary.CacheSafeOn))
+		if err != nil {
+			return strategy{}, fmt.Errorf("strategy %s: summarizer: %w", d.name, err)
+		}
+		pe.summarizeReq = func(ctx context.Context, r peerSumRequest) string {
+			if len(r.sent) > 0 {
+				return peerSummaryReq(ctx, safe, env.counter, r, sumCap, window)
+			}
+			return peerSummaryReq(ctx, s, env.counter, r, sumCap, window)
+		}
 		pe.summarize = func(ctx context.Context, msgs []llms.MessageContent, maxInput int) string {
-			return peerSummary(ctx, s, env.counter, msgs, sumCap, maxInput)
+			return pe.summarizeReq(ctx, peerSumRequest{msgs: msgs, maxInput: maxInput})
 		}
 	}
-	return strategy{name: d.name, budget: bud, newRun: func(string) sender {
+	return strategy{name: d.name, budget: bud, sumScale: d.sumScale, newRun: func(string) sender {
 		return &peerSender{inner: d.newRun(pe)}
 	}}, nil
 }
@@ -125,8 +154,21 @@ const peerSummaryUnavailable = "(no summary available)"
 // at the window and the transcript cap maxInput (0: the summarizer's
 // default, as ours-llm uses). Its model calls are metered through ctx.
 func peerSummary(ctx context.Context, s compact.Summarizer, counter *budget.TokenCounter, msgs []llms.MessageContent, sumCap, maxInput int) string {
-	if len(msgs) == 0 {
+	return peerSummaryReq(ctx, s, counter, peerSumRequest{msgs: msgs, maxInput: maxInput}, sumCap, 0)
+}
+
+// peerSummaryReq asks s for the summary r describes: the previous summary
+// passed as the parent record (the real tools' models read it in the
+// history), the whole of the messages when r.maxInput < 0, and the agent's
+// context as a cache-safe request when r.sent is set.
+func peerSummaryReq(ctx context.Context, s compact.Summarizer, counter *budget.TokenCounter, r peerSumRequest, sumCap, window int) string {
+	msgs := r.msgs
+	if len(msgs) == 0 && r.previous == "" {
 		return peerSummaryUnavailable
+	}
+	maxInput := r.maxInput
+	if maxInput < 0 {
+		maxInput = counter.CountMessages(msgs) + 1_000
 	}
 	req := summary.Request{
 		Messages:       msgs,
@@ -135,6 +177,14 @@ func peerSummary(ctx context.Context, s compact.Summarizer, counter *budget.Toke
 		MaxInputTokens: maxInput,
 		Depth:          1,
 		Count:          counter.Count,
+	}
+	if r.previous != "" {
+		req.Previous = &summary.Record{ID: "peer-previous", Summary: r.previous, Depth: 1}
+		req.Depth = 2
+	}
+	if len(r.sent) > 0 {
+		req.Sent = r.sent
+		req.SentWindow = window
 	}
 	for i := range msgs {
 		req.MessageIDs[i] = fmt.Sprintf("m%d", i+1)
@@ -251,21 +301,47 @@ func (f *feed) next(in []llms.MessageContent, skipSystem bool) []llms.MessageCon
 // wholeHistory is the policy Codex CLI and Claude Code share: a history
 // of its own (the system prompt apart), grown by each call's new
 // messages; once the context reaches trigger tokens, the whole history is
-// summarized and replaced, for good, by rebuild(history, summary).
+// summarized and replaced, for good, by rebuild(history, summary). The
+// summary request is the real tools': the agent's own model over the whole
+// context as sent (cache-safe, its prefix cached), the previous summary
+// (the history's message starting with prefix) read as such.
 type wholeHistory struct {
 	env     peerEnv
 	trigger int
+	prefix  string // the summary message's prefix
 	rebuild func(history []llms.MessageContent, sum string) []llms.MessageContent
 	history []llms.MessageContent
 	feed    feed
+	prevSum string
 }
 
 func (h *wholeHistory) context(ctx context.Context, in []llms.MessageContent) []llms.MessageContent {
 	h.history = append(h.history, h.feed.next(in, true)...)
 	if len(h.history) > 0 && h.env.counter.CountMessages(withSystem(in, h.history)) >= h.trigger {
-		h.history = h.rebuild(h.history, h.env.summarize(ctx, h.history, 0))
+		msgs := h.history
+		if h.prevSum != "" {
+			msgs = withoutPrefixed(h.history, h.prefix)
+		}
+		sum := h.env.summarizeReq(ctx, peerSumRequest{msgs: msgs, maxInput: -1, previous: h.prevSum, sent: withSystem(in, h.history)})
+		h.history = h.rebuild(h.history, sum)
+		h.prevSum = sum
 	}
 	return withSystem(in, h.history)
+}
+
+// withoutPrefixed returns msgs without the human messages whose text
+// starts with prefix (a peer's own summary message); msgs is not modified.
+func withoutPrefixed(msgs []llms.MessageContent, prefix string) []llms.MessageContent {
+	out := make([]llms.MessageContent, 0, len(msgs))
+	for _, m := range msgs {
+		if m.Role == llms.ChatMessageTypeHuman && len(m.Parts) == 1 {
+			if t, ok := m.Parts[0].(llms.TextContent); ok && strings.HasPrefix(t.Text, prefix) {
+				continue
+			}
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // textMessage is a message of role with one text part.

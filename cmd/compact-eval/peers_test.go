@@ -18,15 +18,23 @@ import (
 type stubEnv struct {
 	asked [][]llms.MessageContent
 	limit []int
+	prev  []string
+	sent  [][]llms.MessageContent
 }
 
 func (s *stubEnv) env(t *testing.T, window, bud int) peerEnv {
-	return peerEnv{counter: testCounter(t), window: window, budget: bud,
-		summarize: func(_ context.Context, msgs []llms.MessageContent, maxInput int) string {
-			s.asked = append(s.asked, append([]llms.MessageContent(nil), msgs...))
-			s.limit = append(s.limit, maxInput)
+	e := peerEnv{counter: testCounter(t), window: window, budget: bud,
+		summarizeReq: func(_ context.Context, r peerSumRequest) string {
+			s.asked = append(s.asked, append([]llms.MessageContent(nil), r.msgs...))
+			s.limit = append(s.limit, r.maxInput)
+			s.prev = append(s.prev, r.previous)
+			s.sent = append(s.sent, r.sent)
 			return "SUMMARY " + strings.Repeat("x", len(s.asked))
 		}}
+	e.summarize = func(ctx context.Context, msgs []llms.MessageContent, maxInput int) string {
+		return e.summarizeReq(ctx, peerSumRequest{msgs: msgs, maxInput: maxInput})
+	}
+	return e
 }
 
 func textOf(m llms.MessageContent) string {
@@ -80,7 +88,7 @@ func TestLangChainCountsLikeCountTokensApproximately(t *testing.T) {
 
 func TestLangChainSummarization(t *testing.T) {
 	var st stubEnv
-	p := &lcSummarization{env: st.env(t, 32_000, 27_904)}
+	p := &lcSummarization{env: st.env(t, 32_000, 27_904), trigger: lcSummaryTrigger, keepMessages: lcMessagesToKeep}
 	in := agentRun(20, 1000) // system, task, 20 rounds of 2, "done": about 5,700 tokens
 	out := p.context(context.Background(), in[:len(in)-1])
 	require.Len(t, st.asked, 1, "over 4,000 tokens and 20 messages: one summary")
@@ -98,7 +106,8 @@ func TestLangChainSummarization(t *testing.T) {
 	require.Equal(t, in[:len(in)-1], in2[:len(in)-1], "the same run, ten rounds on")
 	out2 := p.context(context.Background(), in2[:len(in2)-1])
 	require.Len(t, st.asked, 2)
-	assert.True(t, strings.HasPrefix(textOf(st.asked[1][0]), lcSummaryPrefix), "the previous summary is summarized again")
+	assert.Equal(t, "SUMMARY x", st.prev[1], "the previous summary is read as such")
+	assert.False(t, strings.HasPrefix(textOf(st.asked[1][0]), lcSummaryPrefix), "and not again as a message")
 	assert.Equal(t, in2[len(in2)-2], out2[len(out2)-1])
 	assert.Len(t, out2, 2+lcMessagesToKeep)
 	assert.NoError(t, compact.CheckToolPairs(out2))
@@ -151,6 +160,8 @@ func TestCodexCompaction(t *testing.T) {
 	assert.Len(t, out, 5, "the compacted history grows by the new messages")
 	assert.NoError(t, compact.CheckToolPairs(out))
 	assert.Len(t, st.asked, 1)
+	assert.Equal(t, -1, st.limit[0], "the whole history goes to the summarizer")
+	assert.Equal(t, in, st.sent[0], "as the context sent (a cache-safe request)")
 }
 
 func TestClaudeCodeCompaction(t *testing.T) {
@@ -186,7 +197,7 @@ func TestClaudeCodeCompaction(t *testing.T) {
 func TestOpenHandsCondenser(t *testing.T) {
 	var st stubEnv
 	in := agentRun(130, 10) // 2 + 260 + 1 messages
-	p := &openhandsCondenser{env: st.env(t, 1_000_000, 1_000_000)}
+	p := &openhandsCondenser{env: st.env(t, 1_000_000, 1_000_000), maxSize: ohMaxSize, keepFirst: ohKeepFirst}
 	out := p.context(context.Background(), in[:len(in)-1])
 	require.Len(t, st.asked, 1, "more than 240 events: one condensation")
 	assert.Equal(t, in[:2], out[:2], "keep_first 2: the system prompt and the task")
@@ -201,7 +212,7 @@ func TestOpenHandsCondenser(t *testing.T) {
 	c := testCounter(t)
 	small := agentRun(20, 2000)
 	bud := c.CountMessages(small) / 3
-	p2 := &openhandsCondenser{env: st2.env(t, 2*bud, bud)}
+	p2 := &openhandsCondenser{env: st2.env(t, 2*bud, bud), maxSize: ohMaxSize, keepFirst: ohKeepFirst}
 	out = p2.context(context.Background(), small)
 	assert.LessOrEqual(t, c.CountMessages(out), bud)
 	assert.GreaterOrEqual(t, len(st2.asked), 1)
@@ -223,14 +234,14 @@ func TestEinoReduction(t *testing.T) {
 
 	// Past the threshold every round but the last is cleared, for good.
 	p2 := &einoReduction{env: st.env(t, 16_000, 11_904)}
-	small := agentRun(6, 6000)
+	small := agentRun(6, 16000) // past 160,000 scaled to the window (20,000)
 	out = p2.context(context.Background(), small[:len(small)-1])
 	r = toolResults(out)
 	for i, x := range r {
 		if i < len(r)-1 {
 			assert.True(t, strings.HasPrefix(x.resp.Content, "Tool result is too large, retrieve from /tmp/clear/"), x.resp.Content)
 		} else {
-			assert.Len(t, x.resp.Content, 6000, "the last round is kept")
+			assert.Len(t, x.resp.Content, 16000, "the last round is kept")
 		}
 	}
 	assert.NoError(t, compact.CheckToolPairs(out))

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"github.com/agentcompact/compact/internal/msg"
+	"io"
 
 	"github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/budget"
@@ -25,6 +27,28 @@ type callRecord struct {
 	sumIn      int  // their prompt tokens
 	sumOut     int  // their reply tokens
 	sumCached  int  // prompt tokens of the summarizer calls served by the provider's prefix cache
+	overWindow bool // sent > window: a provider rejects the request, so the call keeps nothing
+	needed     int  // used-later tokens the call needed (usedlater.go)
+	keptLater  int  // of them, present in what was sent (0 for a failed or rejected call)
+	missedAI   int  // of the missed ones, those last seen in an assistant message
+}
+
+// replayOpts are the optional inputs of a replay: the used-later needs of
+// the trajectory (computed when nil) and where to write the dump of what
+// each call sent (-dump; nil = none).
+type replayOpts struct {
+	needs laterNeeds
+	dump  io.Writer
+}
+
+// dumpLine is one line of a -dump file: the index of the assistant message
+// the call answers and the messages sent, in the trajectory format.
+type dumpLine struct {
+	Answers  int       `json:"answers"`
+	Messages []dumpMsg `json:"messages"`
+	// Rejected says why nothing reached the model: the strategy failed, or
+	// its request exceeded the window.
+	Rejected string `json:"rejected,omitempty"`
 }
 
 // runResult is the replay of one trajectory with one strategy at one window.
@@ -37,6 +61,16 @@ type runResult struct {
 	ret      retention // at the last call
 	firstErr string    // the first error of the strategy, if any
 	recall   recallStats
+	dumpErr  error // the first error writing the dump
+	sumScale float64
+}
+
+// cmpErr returns the first of a and b that is not nil.
+func cmpErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
 }
 
 // replayRun replays msgs with st: one model call per assistant message,
@@ -44,7 +78,20 @@ type runResult struct {
 // and tool results then follow from the file, whatever the call returned.
 // tick is called after each call.
 func replayRun(ctx context.Context, file string, msgs []llms.MessageContent, st strategy, window int, counter *budget.TokenCounter, tick func()) runResult {
-	res := runResult{file: file, strategy: st.name, window: window, budget: st.budget}
+	return replayRunOpts(ctx, file, msgs, st, window, counter, tick, replayOpts{})
+}
+
+// replayRunOpts is replayRun with opts.
+func replayRunOpts(ctx context.Context, file string, msgs []llms.MessageContent, st strategy, window int, counter *budget.TokenCounter, tick func(), opts replayOpts) runResult {
+	if opts.needs == nil {
+		opts.needs = usedLaterNeeds(msgs)
+	}
+	var enc *json.Encoder
+	if opts.dump != nil {
+		enc = json.NewEncoder(opts.dump)
+		enc.SetEscapeHTML(false)
+	}
+	res := runResult{file: file, strategy: st.name, window: window, budget: st.budget, sumScale: st.sumScale}
 	snd := st.newRun(file)
 	meter := &sumMeter{}
 	ctx = withMeter(ctx, meter)
@@ -71,7 +118,12 @@ func replayRun(ctx context.Context, file string, msgs []llms.MessageContent, st 
 		c1, in1, out1, ca1 := meter.snapshot()
 		rec := callRecord{msgIndex: i, origTokens: counter.CountMessages(in),
 			sumCalls: c1 - c0, sumIn: in1 - in0, sumOut: out1 - out0, sumCached: ca1 - ca0}
+		need := opts.needs[i]
+		rec.needed = len(need.tokens)
 		if err != nil {
+			if enc != nil {
+				res.dumpErr = cmpErr(res.dumpErr, enc.Encode(dumpLine{Answers: i, Messages: []dumpMsg{}, Rejected: "error: " + err.Error()}))
+			}
 			rec.failed = true
 			if res.firstErr == "" {
 				res.firstErr = fmt.Sprintf("call at message %d: %v", i, err)
@@ -86,6 +138,26 @@ func replayRun(ctx context.Context, file string, msgs []llms.MessageContent, st 
 		rec.compacted = info.compacted
 		rec.overBudget = rec.sent > st.budget
 		rec.pairErr = compact.CheckToolPairs(sent) != nil
+		rec.overWindow = rec.sent > window
+		lines := toDump(sent)
+		if rec.overWindow {
+			rec.missedAI = len(need.tokens)
+			for k := range need.tokens {
+				if need.lastRole[k] != "assistant" {
+					rec.missedAI--
+				}
+			}
+			if enc != nil {
+				res.dumpErr = cmpErr(res.dumpErr, enc.Encode(dumpLine{Answers: i, Messages: []dumpMsg{}, Rejected: "over the window"}))
+			}
+		} else {
+			if len(need.tokens) > 0 {
+				rec.keptLater, rec.missedAI = keptLater(need, sentText(lines))
+			}
+			if enc != nil {
+				res.dumpErr = cmpErr(res.dumpErr, enc.Encode(dumpLine{Answers: i, Messages: lines}))
+			}
+		}
 		if havePrev {
 			p := commonPrefix(prev, sent)
 			rec.stable = p == len(prev)
@@ -113,6 +185,9 @@ func replayRun(ctx context.Context, file string, msgs []llms.MessageContent, st 
 		}
 	}
 	if last >= 0 {
+		if len(res.calls) > 0 && res.calls[len(res.calls)-1].overWindow {
+			lastSent = nil // rejected by the provider: nothing of it reached the model
+		}
 		res.ret = measureRetention(msgs[:last], lastSent)
 	}
 	if rr != nil {

@@ -45,7 +45,7 @@ func TestReplayRun(t *testing.T) {
 	msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeAI, "done"))
 	ticks := 0
 	st := strategy{name: "fake", budget: 50, newRun: func(string) sender { return noneSender{} }}
-	res := replayRun(context.Background(), "f", msgs, st, 100, c, func() { ticks++ })
+	res := replayRun(context.Background(), "f", msgs, st, 10_000, c, func() { ticks++ })
 	require.Len(t, res.calls, 4, "one call per assistant message")
 	assert.Equal(t, 4, ticks)
 	assert.Equal(t, []int{2, 4, 6, 8}, []int{res.calls[0].msgIndex, res.calls[1].msgIndex, res.calls[2].msgIndex, res.calls[3].msgIndex})
@@ -60,6 +60,14 @@ func TestReplayRun(t *testing.T) {
 	}
 	assert.Equal(t, res.ret.present, res.ret.visible)
 	assert.Equal(t, 3, res.ret.present[factPaths])
+
+	// A window the last request exceeds: a provider rejects it, so it keeps nothing.
+	last := res.calls[len(res.calls)-1].sent
+	res = replayRun(context.Background(), "f", msgs, st, last-1, c, nil)
+	assert.True(t, res.calls[len(res.calls)-1].overWindow)
+	assert.False(t, res.calls[0].overWindow)
+	assert.Equal(t, 3, res.ret.present[factPaths])
+	assert.Zero(t, res.ret.visible[factPaths], "a rejected call keeps nothing")
 
 	st.newRun = func(string) sender { return &fakeSender{keep: 1, fail: 2} }
 	res = replayRun(context.Background(), "f", msgs, st, 100, c, nil)

@@ -200,10 +200,13 @@ func printTables(w io.Writer, ev *evaluation) {
 				budget = r.budget
 			}
 		}
-		fmt.Fprintf(w, "\n== window %s (budget %s tokens): tokens and cost\n", fmtInt(int64(win)), fmtInt(int64(budget)))
-		h, rs := tableA(ev.rows, win)
+		fmt.Fprintf(w, "\n== window %s (budget %s tokens): used-later retention\n", fmtInt(int64(win)), fmtInt(int64(budget)))
+		h, rs := tableLater(ev.rows, win)
 		textTable(w, h, rs)
-		fmt.Fprintf(w, "\n== window %s: retention at the last call, invariants\n", fmtInt(int64(win)))
+		fmt.Fprintf(w, "\n== window %s: tokens and cost\n", fmtInt(int64(win)))
+		h, rs = tableA(ev.rows, win)
+		textTable(w, h, rs)
+		fmt.Fprintf(w, "\n== window %s: facts our extractors target, retention at the last call; invariants\n", fmtInt(int64(win)))
 		h, rs = tableB(ev.rows, win)
 		textTable(w, h, rs)
 		fmt.Fprintf(w, "\n== window %s: recall of the compacted originals, ref tokens\n", fmtInt(int64(win)))
@@ -309,6 +312,7 @@ func renderReport(ev *evaluation) string {
 		ev.elapsed.Round(100_000_000), runtime.GOMAXPROCS(0), cfg.workers)
 
 	writeSummary(&b, ev)
+	writeLater(&b, ev)
 	b.WriteString("## Method\n\n")
 	b.WriteString("Each trajectory is replayed as an agent would run it: one model call per assistant message, whose input is the conversation before that message; the real assistant message and tool results then follow from the file, whatever the strategy sent. ")
 	if cfg.via == viaEngine {
@@ -393,7 +397,8 @@ func writeDefinitions(b *strings.Builder) {
 	b.WriteString("- **Peak context**: the largest context sent by any call, and the mean over runs of each run's largest.\n")
 	b.WriteString("- **Compactions per run**: calls where the strategy rewrote or removed context it had sent before (for ours: `Result.Compacted`; oldest-first: more messages dropped; masking: more outputs masked), divided by the number of runs.\n")
 	b.WriteString("- **Summarizer calls and tokens**: model calls made by the summarizer, their prompt tokens and reply tokens.\n")
-	b.WriteString("- **Fact retention**: at the last call of each run, of the facts present in the original conversation before that call, the share still visible in what was sent; averaged over the runs that hold at least one fact of the category (the runs.csv file has the per-run counts). **mean**: the average of the categories the runs hold.\n")
+	b.WriteString("- " + usedLaterDefinition + "\n")
+	b.WriteString("- **Fact retention** (the five categories: facts our extractors were built to emit, so a diagnostic): at the last call of each run, of the facts present in the original conversation before that call, the share still visible in what was sent; averaged over the runs that hold at least one fact of the category (the runs.csv file has the per-run counts). **mean**: the average of the categories the runs hold.\n")
 	for _, d := range factDefinitions {
 		b.WriteString("  - " + d + "\n")
 	}

@@ -61,7 +61,7 @@ func hasPeers(ev *evaluation) bool {
 // tablePeers returns the header and rows of the peers table of rows at
 // window w: costs relative to none, retention by category, invariants.
 func tablePeers(rows []row, w int, strategies []string) ([]string, [][]string) {
-	head := []string{"strategy", "OpenAI-style cost", "vs none", "Anthropic-style cost", "vs none", "paths", "exceptions",
+	head := []string{"strategy", "used-later", "OpenAI-style cost", "vs none", "Anthropic-style cost", "vs none", "paths", "exceptions",
 		"exit statuses", "instructions", "identifiers", "mean", "prefix-stable", "compactions per run", "summarizer calls",
 		"budget violations", "tool-pair violations"}
 	none, _ := findRow(rows, w, stratNone)
@@ -71,7 +71,7 @@ func tablePeers(rows []row, w int, strategies []string) ([]string, [][]string) {
 		if r.runs > 0 {
 			perRun = float64(r.compactions) / float64(r.runs)
 		}
-		out = append(out, []string{"`" + r.strategy + "`",
+		out = append(out, []string{"`" + r.strategy + "`", pct(r.usedLater()),
 			dollars(r.costOpenAI), ratioOf(r.costOpenAI, none.costOpenAI),
 			dollars(r.costAnthropic), ratioOf(r.costAnthropic, none.costAnthropic),
 			pct(r.retention[factPaths]), pct(r.retention[factExceptions]), pct(r.retention[factExits]),

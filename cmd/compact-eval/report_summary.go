@@ -32,14 +32,16 @@ func writeSummary(b *strings.Builder, ev *evaluation) {
 		return
 	}
 	fmt.Fprintf(b, "## Summary (%s window, all %d runs)\n\n", windowLabel(w), len(ev.files))
-	fmt.Fprintf(b, "Our default (`ours-rule`): input tokens %s vs no compaction; it costs %s of it with OpenAI-style prompt caching (%s Anthropic-style), keeping %s of the facts on average (lowest category %s), with %s of the calls prefix-stable, %d budget and %d tool-pair violations.",
+	fmt.Fprintf(b, "Our default (`ours-rule`) keeps %s of the tokens the agent goes on to use (used-later retention; %s on the %d of %d runs it compacted). ",
+		pct(d.usedLater()), pct(d.usedLaterCompacted()), d.compactedRuns, d.runs)
+	fmt.Fprintf(b, "Input tokens %s vs no compaction; it costs %s of it with OpenAI-style prompt caching (%s Anthropic-style), keeping %s of the facts our extractors target on average (lowest category %s), with %s of the calls prefix-stable, %d budget and %d tool-pair violations.",
 		signedPct(d.reduction), ratioOf(d.costOpenAI, none.costOpenAI), ratioOf(d.costAnthropic, none.costAnthropic),
 		pct(d.meanRetention()), pct(d.minRetention()), pct(d.stableShare()), d.budgetViolations, d.pairViolations)
 	if d.recall.measured {
 		fmt.Fprintf(b, " Every compacted original came back by its ref (%s) and by search (%s).", pct(d.recallByRef()), pct(d.recallBySearch()))
 	}
 	b.WriteString("\n\n")
-	head := []string{"strategy", "OpenAI-style cost vs none", "Anthropic-style vs none", "mean retention", "lowest category",
+	head := []string{"strategy", "used-later", "OpenAI-style cost vs none", "Anthropic-style vs none", "mean retention", "lowest category",
 		"prefix-stable", "budget violations", "tool-pair violations"}
 	var rows [][]string
 	for _, s := range ev.cfg.strategies {
@@ -54,7 +56,7 @@ func writeSummary(b *strings.Builder, ev *evaluation) {
 		if isPeer(s) {
 			name += " (peer)"
 		}
-		rows = append(rows, []string{name, ratioOf(r.costOpenAI, none.costOpenAI), ratioOf(r.costAnthropic, none.costAnthropic),
+		rows = append(rows, []string{name, pct(r.usedLater()), ratioOf(r.costOpenAI, none.costOpenAI), ratioOf(r.costAnthropic, none.costAnthropic),
 			pct(r.meanRetention()), pct(r.minRetention()), pct(r.stableShare()), fmt.Sprint(r.budgetViolations), fmt.Sprint(r.pairViolations)})
 	}
 	markdownTable(b, head, rows)

@@ -57,6 +57,9 @@ type sender interface {
 type strategy struct {
 	name   string
 	budget int // window - reserved output: what the context must fit
+	// sumScale prices the strategy's summarizer calls relative to -price-input
+	// and -price-output (0 = 1: the agent's model, gpt-4o by default).
+	sumScale float64
 	// newRun returns the sender of one run (one trajectory).
 	newRun func(runID string) sender
 }

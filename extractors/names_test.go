@@ -1,0 +1,48 @@
+package extractors
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/tmc/langchaingo/llms"
+)
+
+func TestNames(t *testing.T) {
+	got := Names("I will patch ensure_schema in django/db/migrations/recorder.py: see https://x.io/a_b, then call recordApplied twice; plain words stay out. ensure_schema again, txn-4411.")
+	assert.Equal(t, []string{"ensure_schema", "django/db/migrations/recorder.py", "recordApplied", "txn-4411"}, got)
+	assert.Empty(t, Names(""))
+	assert.Empty(t, Names("abc_ x.y"), "shorter than 5 bytes")
+}
+
+func TestArgumentNames(t *testing.T) {
+	assert.Equal(t, []string{"new_name", "src/app.py", "old_name"},
+		ArgumentNames(`{"z": "old_name", "a": {"b": ["new_name"]}, "path": "src/app.py", "n": 12345}`),
+		"string values at any depth, in the order of their keys (a, path, z); numbers and keys are not names")
+	assert.Equal(t, []string{"foo_bar"}, ArgumentNames(`grep foo_bar`), "not JSON: the raw text")
+}
+
+func TestDigestKeepsTheAgentsNames(t *testing.T) {
+	msgs := []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeHuman, "Fix the bug."),
+		llms.TextParts(llms.ChatMessageTypeAI, "The culprit is MigrationRecorder.ensure_schema; I will guard it with router.allow_migrate."),
+	}
+	d := Default().Digest(msgs, Digest{})
+	assert.Subset(t, d.Entities, []string{"MigrationRecorder.ensure_schema", "router.allow_migrate"})
+	assert.Contains(t, d.Render(200, nil), "router.allow_migrate")
+}
+
+func TestDigestNamesNoSecrets(t *testing.T) {
+	msgs := []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeHuman, "Set up the env."),
+		{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{
+			llms.TextPart("I will write DB_PASSWORD=Sup3rS3cretValue99 into settings_local.py"),
+			llms.ToolCall{ID: "c1", Type: "function", FunctionCall: &llms.FunctionCall{Name: "bash",
+				Arguments: `{"command": "echo AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY >> .env"}`}}}},
+	}
+	d := Default().Digest(msgs, Digest{})
+	for _, e := range d.Entities {
+		assert.NotContains(t, e, "Sup3rS3cretValue99")
+		assert.NotContains(t, e, "wJalrXUtnFEMI")
+	}
+	assert.Contains(t, d.Entities, "settings_local.py")
+}
