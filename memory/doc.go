@@ -130,14 +130,15 @@
 // keeps. So, for plain turns ([WithTurnPolicy], on by default):
 //
 //   - a compaction runs when the context (the prompt's template and the
-//     input included) would pass 97% of the budget and aims just below it,
+//     input included) would pass the budget and aims at 97% of it,
 //     instead of the engine's trigger and reset ratios, with no minimum
 //     gain: it takes the oldest whole turns out, and the context keeps at
 //     least as many recent turns as a token buffer of the budget would,
 //     less the room of the summary and of the retrieved turns (below). The
 //     Memory gives the engine the exact prompt, so it needs no headroom
-//     below the budget. The price is a compaction every few turns once the
-//     budget is full;
+//     below the budget. The gap between the two is the hysteresis: once
+//     the budget is full, a compaction every 3% of the budget's worth of
+//     new turns (a few turns at small budgets, dozens at 128k);
 //   - whole turns: a human message and the AI reply after it are dropped or
 //     kept together (compact.WithWholeTurns), so a reply is never shown
 //     without the message it answers: after the pinned first message comes

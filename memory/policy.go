@@ -18,7 +18,7 @@ const conversationSlack = 0.03
 // for the call c: for a conversation of plain turns (no tool calls, no tool
 // messages among the messages the engine is given),
 // compact.WithConversationPolicy aiming just below the whole budget (1 less
-// conversationSlack; the engine then also triggers there), so that a
+// conversationSlack; the engine triggers when the budget is full), so that a
 // compaction drops only the oldest whole turns and the context keeps
 // as many recent turns as a token buffer of the budget less the summary and
 // the retrieval reserve; nothing for an agent's conversation (the
@@ -60,14 +60,15 @@ func (m *Memory) recallHintOption() compact.CallOption {
 
 // WithTurnPolicy turns on the policy for conversations of plain turns
 // (no tool calls, no tool messages): a compaction runs when the context
-// would exceed 97% of the budget and aims just below it, instead of the
+// would exceed the budget and aims at 97% of it, instead of the
 // engine's trigger and reset ratios, with no minimum gain,
 // and drops a human message and the AI reply after it together
 // (compact.WithConversationPolicy). The context then keeps as many recent
 // turns as a token buffer of the budget would, less the room of the summary
 // and of the retrieval reserve, and never shows a reply without the message
-// it answers. The price: a compaction every few turns once the budget is
-// full (the prefix providers cache moves with it). Agent conversations
+// it answers. The price: once the budget is full, a compaction every 3% of
+// the budget's worth of new turns (the prefix providers cache moves with
+// it). Agent conversations
 // (with tool rounds) keep the compactor's policy. Whole turns
 // (compact.WithWholeTurns) hold for plain conversations either way.
 // Default true; false gives plain conversations the compactor's own policy
