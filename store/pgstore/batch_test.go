@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"sync"
 	"testing"
@@ -83,6 +84,8 @@ func repeat(err error, n int) []error {
 func TestAmbiguous(t *testing.T) {
 	assert.True(t, ambiguous(terminated))
 	assert.True(t, ambiguous(fmt.Errorf("exec: %w", &pgconn.PgError{Code: "08006"})))
+	assert.True(t, ambiguous(fmt.Errorf("read tcp 127.0.0.1:1->127.0.0.1:5432: %w", net.ErrClosed)), "the socket closed under a transaction (seen under kills)")
+	assert.True(t, ambiguous(errors.New("read tcp 127.0.0.1:36410->127.0.0.1:5432: use of closed network connection")), "as pgx words it")
 	assert.False(t, ambiguous(&pgconn.PgError{Code: "23505"}), "the server rejected it: rolled back")
 	assert.False(t, ambiguous(errors.New("invalid input")))
 }

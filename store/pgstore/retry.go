@@ -3,8 +3,11 @@ package pgstore
 import (
 	"context"
 	"errors"
+	"io"
 	"math/rand/v2"
+	"net"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/agentcompact/compact/internal/ctxsleep"
@@ -127,13 +130,14 @@ func connLost(err error) bool {
 		return strings.HasPrefix(pe.Code, "08") || pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03"
 	}
 	var ce *pgconn.ConnectError
-	if errors.As(err, &ce) {
+	if errors.As(err, &ce) || errors.Is(err, net.ErrClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
 		return true
 	}
 	msg := err.Error()
 	return strings.Contains(msg, "conn closed") || strings.Contains(msg, "unexpected EOF") ||
 		strings.Contains(msg, "connection reset") || strings.Contains(msg, "broken pipe") ||
-		strings.Contains(msg, "failed to connect")
+		strings.Contains(msg, "failed to connect") || strings.Contains(msg, "use of closed network connection")
 }
 
 // sendAgain runs f, again under the store's policy while its error is
