@@ -150,13 +150,6 @@ func newPeerStrategy(d peerDef, window, bud int, env strategyEnv, sumCap int) (s
 // write (LangChain puts its error text there; the others retry or stop).
 const peerSummaryUnavailable = "(no summary available)"
 
-// peerSummary asks s for a summary of msgs with the summary cap of ours
-// at the window and the transcript cap maxInput (0: the summarizer's
-// default, as ours-llm uses). Its model calls are metered through ctx.
-func peerSummary(ctx context.Context, s compact.Summarizer, counter *budget.TokenCounter, msgs []llms.MessageContent, sumCap, maxInput int) string {
-	return peerSummaryReq(ctx, s, counter, peerSumRequest{msgs: msgs, maxInput: maxInput}, sumCap, 0)
-}
-
 // peerSummaryReq asks s for the summary r describes: the previous summary
 // passed as the parent record (the real tools' models read it in the
 // history), the whole of the messages when r.maxInput < 0, and the agent's
