@@ -111,13 +111,6 @@ func (p *Proxy) Fired() int {
 	return p.fired
 }
 
-// Pending returns how many rules have not fired yet.
-func (p *Proxy) Pending() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.rules)
-}
-
 func (p *Proxy) close() {
 	p.ln.Close()
 	p.mu.Lock()

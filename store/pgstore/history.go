@@ -114,7 +114,8 @@ func (h *History) Messages(ctx context.Context) ([]llms.ChatMessage, error) {
 // the append may have committed: AddMessages then looks the batch id up
 // and returns nil if the messages are there, sends the append again if
 // none is, and returns an error if only some are (see the package doc,
-// Crash semantics). Up to a few sends in all.
+// "Lost connections and crash semantics of writes"). It keeps sending
+// under the store's RetryPolicy.
 func (h *History) AddMessages(ctx context.Context, msgs []llms.ChatMessage) error {
 	op := fmt.Sprintf("append to the history of session %s", idtext.Quote(h.sessionID))
 	types, bodies, err := encode(msgs)
