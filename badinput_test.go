@@ -36,11 +36,12 @@ func TestBadInput(t *testing.T) {
 		repairs string // a repair the result must report
 		check   func(t *testing.T, res *Result)
 	}{
-		{name: "nil list", msgs: nil, check: func(t *testing.T, res *Result) { assert.Empty(t, res.Messages); assert.Zero(t, res.Tokens) }},
-		{name: "empty list", msgs: []llms.MessageContent{}, check: func(t *testing.T, res *Result) { assert.Empty(t, res.Messages) }},
+		{name: "nil list", msgs: nil, repairs: RepairEmpty, check: func(t *testing.T, res *Result) { assert.Empty(t, res.Messages); assert.Zero(t, res.Tokens) }},
+		{name: "empty list", msgs: []llms.MessageContent{}, repairs: RepairEmpty, check: func(t *testing.T, res *Result) { assert.Empty(t, res.Messages) }},
 		{name: "nil parts", msgs: []llms.MessageContent{sys, {Role: llms.ChatMessageTypeHuman, Parts: []llms.ContentPart{nil, llms.TextPart("hi"), nil}}}, repairs: RepairNilPart,
 			check: func(t *testing.T, res *Result) { assert.Len(t, res.Messages[1].Parts, 1) }},
-		{name: "message without parts", msgs: []llms.MessageContent{sys, {Role: llms.ChatMessageTypeAI}, task}},
+		{name: "message without parts", msgs: []llms.MessageContent{sys, {Role: llms.ChatMessageTypeAI}, task}, repairs: RepairEmpty},
+		{name: "message without a role", msgs: []llms.MessageContent{sys, {Parts: []llms.ContentPart{llms.TextPart("who says this?")}}, task}, repairs: RepairNoRole},
 		{name: "unknown part type passes through", msgs: []llms.MessageContent{sys, {Role: llms.ChatMessageTypeHuman, Parts: []llms.ContentPart{weirdPart{X: 7}}}},
 			check: func(t *testing.T, res *Result) {
 				assert.Equal(t, weirdPart{X: 7}, res.Messages[1].Parts[0])

@@ -32,7 +32,9 @@ const (
 	// which role was meant.
 	RepairNoRole = "no-role"
 	// RepairEmpty: a message without any part (or whose parts were all
-	// nil) is reported; it is kept as it is.
+	// nil) is reported; it is kept as it is. An input without any message
+	// (nil or empty) is reported as "empty-message: no messages": the
+	// result is empty too, and a provider rejects a request without one.
 	RepairEmpty = "empty-message"
 )
 
@@ -69,6 +71,9 @@ type pendingCall struct {
 // from, or -1 for a synthetic tool result.
 func repair(msgs []llms.MessageContent) ([]llms.MessageContent, []int, []string) {
 	r := &repairer{out: make([]llms.MessageContent, 0, len(msgs)), src: make([]int, 0, len(msgs))}
+	if len(msgs) == 0 {
+		r.repairs = append(r.repairs, RepairEmpty+": no messages")
+	}
 	for i, m := range msgs {
 		parts := r.withoutNil(m.Parts)
 		if m.Role == "" {

@@ -147,7 +147,8 @@ func (m *Model) Call(ctx context.Context, prompt string, options ...llms.CallOpt
 // the engine's LLM summarizer does), when the summarizer model is itself
 // wrapped, pass through uncompacted.
 //
-// messages is never modified. Errors of the wrapped model are returned as
+// messages is never modified; an empty list is an error wrapping
+// [compact.ErrInvalidInput], and nothing is sent. Errors of the wrapped model are returned as
 // they are; a compaction error (the context cannot fit even after the last
 // resort, [compact.ErrBudgetTooSmall]; a canceled ctx) is returned wrapped,
 // and nothing is sent.
@@ -255,6 +256,9 @@ func (m *Model) prepare(ctx context.Context, msgs []llms.MessageContent, options
 	}
 	if m.err != nil {
 		return nil, m.err
+	}
+	if len(msgs) == 0 {
+		return nil, fmt.Errorf("%w: middleware: the messages to send are empty (nil or zero length); nothing was sent to the model", compact.ErrInvalidInput)
 	}
 	p := &prepared{in: msgs}
 	if m.o.textAgents {

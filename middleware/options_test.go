@@ -66,6 +66,12 @@ func TestWrapNil(t *testing.T) {
 	require.ErrorIs(t, err, ErrNotConfigured)
 	require.Contains(t, err.Error(), "the model to wrap is nil")
 
+	// No messages: named, and the model is not called (the fake has no
+	// reply to give, so a call would fail otherwise).
+	_, err = Wrap(fake.NewFakeLLM(nil), c).GenerateContent(context.Background(), nil)
+	require.ErrorIs(t, err, compact.ErrInvalidInput)
+	require.Contains(t, err.Error(), "messages to send are empty")
+
 	m, err := WrapChecked(fake.NewFakeLLM([]string{"ok"}), c, WithMaxSessions(1), WithSessionTTL(0), WithMaxOriginalBytes(0), WithLeaseTiming(0, 0))
 	require.NoError(t, err, "the edges of the ranges are accepted")
 	require.NoError(t, m.Err())

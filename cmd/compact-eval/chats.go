@@ -155,6 +155,8 @@ type chatScore struct {
 	bufQuestion    int // ... the token buffer, question input
 	older          int // probes whose answer the token buffer (question input) does not hold
 	olderKept      int // of those, answers in our history for the question
+	olderGeneric   int // probes whose answer the token buffer (generic input) does not hold
+	olderGenKept   int // of those, answers in our history for the generic input
 	prompts        int
 	promptTokens   int // sum of the prompts' tokens
 	maxPrompt      int
@@ -172,6 +174,8 @@ func (s *chatScore) add(o chatScore) {
 	s.bufQuestion += o.bufQuestion
 	s.older += o.older
 	s.olderKept += o.olderKept
+	s.olderGeneric += o.olderGeneric
+	s.olderGenKept += o.olderGenKept
 	s.prompts += o.prompts
 	s.promptTokens += o.promptTokens
 	s.maxPrompt = max(s.maxPrompt, o.maxPrompt)
@@ -243,8 +247,14 @@ func (r *chatReplay) probe(ctx context.Context, p chatProbe, generic, bufGeneric
 	r.score.probes++
 	ans := normalizeText(p.Answer)
 	has := func(s string) bool { return strings.Contains(normalizeText(s), ans) }
-	r.score.oursGeneric += b2i(has(generic))
-	r.score.bufGeneric += b2i(has(bufGeneric))
+	g := has(generic)
+	r.score.oursGeneric += b2i(g)
+	if has(bufGeneric) {
+		r.score.bufGeneric++
+	} else {
+		r.score.olderGeneric++
+		r.score.olderGenKept += b2i(g)
+	}
 	q := has(hist)
 	r.score.oursQuestion += b2i(q)
 	if has(r.tokenBuffer(p.Question)) {

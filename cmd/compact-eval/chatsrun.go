@@ -112,14 +112,15 @@ func share(n, d int) float64 {
 // chatsTable renders the scores as a markdown table.
 func chatsTable(scores []chatScore) string {
 	var b strings.Builder
-	b.WriteString("| window (budget) | probes | ours, question as input | ours, generic input | token buffer, question | token buffer, generic | older than the buffer: kept by ours (question) | prompts | mean / max prompt tokens | over the budget | replies without their question |\n")
-	b.WriteString("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	b.WriteString("| window (budget) | probes | ours, question as input | ours, generic input | token buffer, question | token buffer, generic | older than the buffer: kept by ours (question) | older than the buffer: kept by ours (generic) | prompts | mean / max prompt tokens | over the budget | replies without their question |\n")
+	b.WriteString("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, s := range scores {
-		fmt.Fprintf(&b, "| %s (%d) | %d | %s | %s | %s | %s | %s (%d/%d) | %d | %.0f / %d | %d | %d |\n",
+		fmt.Fprintf(&b, "| %s (%d) | %d | %s | %s | %s | %s | %s (%d/%d) | %s (%d/%d) | %d | %.0f / %d | %d | %d |\n",
 			windowLabel(s.window), s.budget, s.probes,
 			pct(share(s.oursQuestion, s.probes)), pct(share(s.oursGeneric, s.probes)),
 			pct(share(s.bufQuestion, s.probes)), pct(share(s.bufGeneric, s.probes)),
 			pct(share(s.olderKept, s.older)), s.olderKept, s.older,
+			pct(share(s.olderGenKept, s.olderGeneric)), s.olderGenKept, s.olderGeneric,
 			s.prompts, share(s.promptTokens, s.prompts), s.maxPrompt, s.overWindow, s.orphans)
 	}
 	return b.String()
