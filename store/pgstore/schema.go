@@ -13,7 +13,7 @@ import (
 // SchemaVersion is the schema version this package creates and migrates
 // databases to. [New] and [Store.Migrate] refuse a database at a newer
 // version.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // migrations are the schema's versions, in order: migrations[i] brings the
 // tables at schema version i to version i+1. %[1]s is the table prefix.
@@ -82,6 +82,8 @@ var migrations = []string{
 	batchMigration,
 	// 4: batch ids of saves, to resolve an ambiguous commit (store.go).
 	`ALTER TABLE %[1]ssessions ADD COLUMN IF NOT EXISTS batch bytea;`,
+	// 5: the full-text index without a pending list (search.go).
+	searchDirectMigration,
 }
 
 // validPrefix reports whether p is a table prefix this package accepts:
