@@ -41,7 +41,9 @@ type Result struct {
 	Tokens, InputTokens, Budget int
 	// Repairs lists the repairs applied to the input (see RepairOrphan).
 	Repairs []string
-	// Summary is a copy of the active summary, or nil.
+	// Summary is the active summary, or nil. Its slices are shared with
+	// the session (which never modifies a summary once made): read them;
+	// modify a copy ([SummaryRecord.Clone]).
 	Summary *SummaryRecord
 	// PendingState says what the output did with the call's pending
 	// message ([WithPending]); StateKept when there is none.

@@ -225,12 +225,17 @@ func (st *sessionState) droppedSet() map[string]struct{} {
 	return st.dropped
 }
 
-// latest returns a copy of the active summary, or nil.
+// latest returns a shallow copy of the active summary, or nil: its slices
+// are shared with the state, whose records' slices are never modified once
+// in the chain (a compaction appends a new record): read them, do not
+// write them. They are not copied because OriginalMessageIDs grows with
+// the conversation (a deep copy per call was 6.4 MB of a 6.5 MB load at
+// 100,000 turns).
 func (st *sessionState) latest() *SummaryRecord {
 	if len(st.Chain) == 0 {
 		return nil
 	}
-	r := st.Chain[len(st.Chain)-1].Clone()
+	r := st.Chain[len(st.Chain)-1]
 	return &r
 }
 

@@ -141,14 +141,15 @@ func badInputCatalogue() []badCase {
 	bigArgs := `{"command": "` + strings.Repeat("echo build step; ", 1<<20/17) + `"}`
 	nested := strings.Repeat(`{"a":[`, 100_000) + strings.Repeat(`]}`, 100_000)
 	return []badCase{
-		{"nil message list", "Compact", "safe: empty result, 0 tokens", func(t *testing.T) {
+		{"nil message list", "Compact", "safe: empty result, 0 tokens, reported as the repair empty-message", func(t *testing.T) {
 			res := safeCompact(t, newC(t), nil)
 			assert.Empty(t, res.Messages)
 			assert.Zero(t, res.Tokens)
+			assert.Contains(t, res.Repairs, compact.RepairEmpty+": no messages")
 		}},
-		{"nil message list", "Wrap.GenerateContent", "safe: the model gets an empty list", func(t *testing.T) {
+		{"nil message list", "Wrap.GenerateContent", "error wrapping compact.ErrInvalidInput, nothing sent", func(t *testing.T) {
 			sent, err := wrapSend(t, newC(t), context.Background(), nil)
-			require.NoError(t, err)
+			require.ErrorIs(t, err, compact.ErrInvalidInput)
 			assert.Empty(t, sent)
 		}},
 		{"nil maps", "Memory.SaveContext", "error wrapping langchaingo memory.ErrInvalidInputValues, nothing written", func(t *testing.T) {
