@@ -94,13 +94,21 @@ func validID(id string) bool {
 		return false
 	}
 	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '~' || c == '-') {
+		if !idByte[id[i]] {
 			return false
 		}
 	}
 	return true
 }
+
+// idByte tells the bytes an id may hold: every id of every call is
+// checked, so a table (one load a byte) rather than seven comparisons.
+var idByte = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '~' || c == '-'
+	}
+	return t
+}()
 
 // check validates the call options against an input of n messages.
 func (o *callOptions) check(n int) error {

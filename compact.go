@@ -62,9 +62,6 @@ func (c *Compactor) View(ctx context.Context, s *Session, msgs []llms.MessageCon
 		return nil, err
 	}
 	n := len(msgs)
-	if msgs, err = co.withPending(msgs); err != nil { // pending.go
-		return nil, err
-	}
 	defer func() { co.dropPending(res, n, c.counter) }() // after the recover below
 	defer func() {
 		if r := recover(); r != nil {
@@ -101,19 +98,24 @@ func begin(ctx context.Context, s *Session, in []llms.MessageContent, opts []Cal
 			o(&co)
 		}
 	}
-	return co, co.check(len(in))
+	if err := co.check(len(in)); err != nil {
+		return co, err
+	}
+	return co, co.checkPending(len(in)) // pending.go
 }
 
 // load repairs the input, names and counts its messages, and returns the
 // work over it (before the session's view is applied), the repairs and the
 // input's tokens. s.mu must be held.
 func (c *Compactor) load(s *Session, in []llms.MessageContent, co callOptions) (*work, []string, int, error) {
+	in = co.withPending(in, &s.memo.pending) // pending.go
 	msgs, src, repairs := repair(in)
+	s.memo.pending.release()
 	ids, inTok, err := c.prepare(&s.memo, msgs, src, co.ids)
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	w := c.newWork(msgs, src, len(in), ids, inTok)
+	w := c.newWork(msgs, src, len(in), ids, inTok, &s.memo.arrays)
 	w.sid, w.memo = s.st.ID, &s.memo
 	w.noRecallHint = co.noRecallHint // WithRecallHint (recallhint.go)
 	w.addReserve(co.reserve)
@@ -133,9 +135,6 @@ func (c *Compactor) run(ctx context.Context, s *Session, in []llms.MessageConten
 		ctx = context.Background()
 	}
 	n := len(in)
-	if in, err = co.withPending(in); err != nil { // pending.go
-		return nil, err
-	}
 	start := time.Now()
 	res, ev, err := c.runSafe(ctx, s, in, force, co, start)
 	if ev != nil {

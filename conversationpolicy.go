@@ -45,7 +45,7 @@ func (c *Compactor) resetOf(w *work) float64 {
 // unit stays as buildUnits made it.
 func (w *work) pairTurns() {
 	old := w.units
-	w.units = w.units[:0:0]
+	w.units = old[:0] // in place: a unit is written at or before the one read
 	for u := 0; u < len(old); u++ {
 		r := old[u]
 		if i := r[0]; r[1] == i+1 && i >= w.lead && i != w.first && i != w.last && w.msgs[i].Role == llms.ChatMessageTypeHuman && u+1 < len(old) {

@@ -32,6 +32,9 @@ type memo struct {
 
 	refs map[string]string // message id -> ref, for the session's id
 	rs   []string          // derived mode: the ref of the message at each position, "" until asked
+
+	arrays  workArrays // the last call's work arrays, reused by the next (work.go)
+	pending pendingBuf // the last call's input with its pending message (pending.go)
 }
 
 // ref returns the ref of message id in session sid, computed once per

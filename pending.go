@@ -24,24 +24,50 @@ func WithPending(mc llms.MessageContent, id string) CallOption {
 	return func(o *callOptions) { o.pending, o.pendingID, o.hasPending = mc, id, true }
 }
 
-// withPending returns the call's input with its pending message appended
-// (a new slice; in is not modified), and sets the ids to match. It is in
-// itself when there is none.
-func (o *callOptions) withPending(in []llms.MessageContent) ([]llms.MessageContent, error) {
+// checkPending validates the pending message's id against an input of n
+// messages (see WithPending).
+func (o *callOptions) checkPending(n int) error {
 	if !o.hasPending {
-		return in, nil
+		return nil
 	}
 	switch {
-	case o.ids != nil || (len(in) == 0 && o.pendingID != ""):
+	case o.ids != nil || (n == 0 && o.pendingID != ""):
 		if !validID(o.pendingID) {
-			return nil, fmt.Errorf("%w: WithPending: id %.40q is not 1-256 bytes of [A-Za-z0-9_.~-]", ErrInvalidInput, o.pendingID)
+			return fmt.Errorf("%w: WithPending: id %.40q is not 1-256 bytes of [A-Za-z0-9_.~-]", ErrInvalidInput, o.pendingID)
 		}
-		o.ids = append(o.ids[:len(o.ids):len(o.ids)], o.pendingID)
 	case o.pendingID != "":
-		return nil, fmt.Errorf("%w: WithPending: an id needs WithMessageIDs", ErrInvalidInput)
+		return fmt.Errorf("%w: WithPending: an id needs WithMessageIDs", ErrInvalidInput)
 	}
-	return append(in[:len(in):len(in)], o.pending), nil
+	return nil
 }
+
+// withPending returns the call's input with its pending message appended,
+// and sets the ids to match (in itself when there is none). in is not
+// modified: the joined input is written to buf, a session's buffer reused
+// from call to call (the caller holds the session's lock; the joined slice
+// does not outlive the call: repair copies what it keeps).
+func (o *callOptions) withPending(in []llms.MessageContent, buf *pendingBuf) []llms.MessageContent {
+	if !o.hasPending {
+		return in
+	}
+	if o.ids != nil || (len(in) == 0 && o.pendingID != "") {
+		buf.ids = append(append(buf.ids[:0], o.ids...), o.pendingID)
+		o.ids = buf.ids
+	}
+	buf.msgs = append(append(buf.msgs[:0], in...), o.pending)
+	return buf.msgs
+}
+
+// pendingBuf holds the arrays of a call's input joined with its pending
+// message, reused by the next call of the session.
+type pendingBuf struct {
+	msgs []llms.MessageContent
+	ids  []string
+}
+
+// release clears the joined input once repaired, so that the session does
+// not retain the caller's messages between calls.
+func (b *pendingBuf) release() { clear(b.msgs) }
 
 // dropPending takes the pending message out of res, a result over the
 // caller's n input messages plus the pending one (see WithPending).

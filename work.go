@@ -38,10 +38,48 @@ type work struct {
 	reserve      int // the call's reserve (WithReserve, reserve.go), counted in base
 }
 
-func (c *Compactor) newWork(msgs []llms.MessageContent, src []int, nIn int, ids []string, inTok []int) *work {
+// workArrays are the per-message arrays of a work, kept by the session
+// between its calls (which its lock serializes) so that a call reuses the
+// last call's instead of allocating five arrays of the window's length:
+// none of them outlives the call (a Result is built of new slices).
+type workArrays struct {
+	unit    []int
+	dropped []bool
+	flags   []uint8
+	view    []llms.MessageContent
+	tokens  []int
+	units   [][2]int
+}
+
+// take returns the arrays resized to n, zeroed (units emptied); a nil a
+// allocates new ones.
+func (a *workArrays) take(n int) workArrays {
+	if a == nil {
+		return workArrays{unit: make([]int, n), dropped: make([]bool, n), flags: make([]uint8, n), view: make([]llms.MessageContent, n), tokens: make([]int, n)}
+	}
+	a.unit, a.dropped, a.flags = resize(a.unit, n), resize(a.dropped, n), resize(a.flags, n)
+	a.view, a.tokens, a.units = resize(a.view, n), resize(a.tokens, n), a.units[:0]
+	return *a
+}
+
+// resize returns s with length n and zero elements, reusing its array
+// when it is large enough.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n, n+n/8)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// newWork starts the work of a call over msgs (repaired), reusing the
+// session's arrays when arr is not nil.
+func (c *Compactor) newWork(msgs []llms.MessageContent, src []int, nIn int, ids []string, inTok []int, arr *workArrays) *work {
 	n := len(msgs)
+	a := arr.take(n)
 	w := &work{c: c, msgs: msgs, src: src, nIn: nIn, ids: ids, last: -1, first: -1,
-		unit: make([]int, n), dropped: make([]bool, n), flags: make([]uint8, n), view: make([]llms.MessageContent, n), tokens: make([]int, n)}
+		unit: a.unit, dropped: a.dropped, flags: a.flags, view: a.view, tokens: a.tokens, units: a.units}
 	copy(w.tokens, inTok)
 	if n > 0 {
 		w.base = budget.ReplyPriming
@@ -62,6 +100,9 @@ func (c *Compactor) newWork(msgs []llms.MessageContent, src []int, nIn int, ids 
 		}
 	}
 	w.buildUnits()
+	if arr != nil {
+		arr.units = w.units // grown by buildUnits; pairTurns works in place
+	}
 	copy(w.view, msgs)
 	return w
 }
