@@ -150,7 +150,7 @@ func conversationDigest(req SummarizeRequest) (SummaryRecord, bool) {
 		lines = append(lines, f.line)
 	}
 	lines = append(lines, older...)
-	sort.SliceStable(lines, func(i, j int) bool { return lineGroup(lines[i]) < lineGroup(lines[j]) })
+	rankBySpecificity(lines) // chatspecific.go
 	text, kept := renderFacts(fmt.Sprintf(chatDigestHeader, total), lines, req.MaxTokens, count)
 	rec := SummaryRecord{Summary: text, KeyPoints: capList(kept, maxContextItems), Mode: ModeRule,
 		Context: SummaryContext{Participants: participants(req.Messages), ActionItems: []ActionItem{}}}

@@ -42,7 +42,8 @@ func TestConversationDigestKeepsStatedFacts(t *testing.T) {
 	}
 	require.NotContains(t, rec.Summary, "That sounds fun", "talk without facts is left out")
 	require.NotContains(t, rec.Summary, "Wow, Ava", "the AI's talk around a name is left out")
-	require.Less(t, strings.Index(rec.Summary, "Bangkok for 5 days"), strings.Index(rec.Summary, "law student"), "most recent first")
+	require.Less(t, strings.Index(rec.Summary, "law student"), strings.Index(rec.Summary, "gym every other day"),
+		"the line naming more per word first (Ava, 23, law, student, Japan in 12 words)")
 	require.Equal(t, ModeRule, rec.Mode)
 	require.Contains(t, rec.Context.Unresolved, "User asked: Should I book the hotel near Silom?")
 
@@ -58,6 +59,36 @@ func TestConversationDigestKeepsStatedFacts(t *testing.T) {
 	require.Contains(t, next.Summary, "Manchu")
 	require.Contains(t, next.Summary, "Bangkok for 5 days")
 	require.Less(t, strings.Index(next.Summary, "Manchu"), strings.Index(next.Summary, "Bangkok"))
+}
+
+// TestConversationDigestKeepsTheSpecific: at a cap of a few lines, the
+// digest keeps the lines that name something said once (whether new or an
+// earlier digest's) over talk made of words every turn uses, even when the
+// talk is newer.
+func TestConversationDigestKeepsTheSpecific(t *testing.T) {
+	first, err := RuleSummarizer(nil).Summarize(context.Background(), SummarizeRequest{MaxTokens: 500, Messages: chatMsgs(
+		"We watched Armageddon at the Shinjuku cinema.", "Nice!",
+		"I will think about it and let you know later.", "Sure.")})
+	require.NoError(t, err)
+	var talk []string
+	for i := range 12 {
+		talk = append(talk, fmt.Sprintf("I think I will try that later, I really like it %d", i), "OK.")
+	}
+	next, err := RuleSummarizer(nil).Summarize(context.Background(), SummarizeRequest{Previous: &first, Messages: chatMsgs(talk...),
+		MaxTokens: 30, Count: func(s string) int { return len(strings.Fields(s)) }})
+	require.NoError(t, err)
+	require.Contains(t, next.Summary, "Armageddon at the Shinjuku cinema", "the earlier digest's specific line outranks newer talk")
+	require.NotContains(t, next.Summary, "let you know later")
+	require.LessOrEqual(t, len(strings.Fields(next.Summary)), 30)
+}
+
+func TestRankBySpecificity(t *testing.T) {
+	lines := []string{"User: okay I will try it later", "User asked: where is Nagano?", "AI: Nagano has snow in March",
+		"User: my sister Marisol works in Valparaiso", "User: I will try it"}
+	got := append([]string(nil), lines...)
+	rankBySpecificity(got)
+	require.Equal(t, []string{"User: my sister Marisol works in Valparaiso", "User: okay I will try it later", "User: I will try it",
+		"AI: Nagano has snow in March", "User asked: where is Nagano?"}, got, "groups in order; in a group, specific first")
 }
 
 func TestConversationDigestOnlyForPlainTurns(t *testing.T) {
