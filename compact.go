@@ -70,6 +70,7 @@ func (c *Compactor) View(ctx context.Context, s *Session, msgs []llms.MessageCon
 	}()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.memo.arrays.release() // work.go
 	st := s.st.clone()
 	w, repairs, inputTokens, err := c.load(s, msgs, co)
 	if err != nil {
@@ -109,7 +110,7 @@ func begin(ctx context.Context, s *Session, in []llms.MessageContent, opts []Cal
 // input's tokens. s.mu must be held.
 func (c *Compactor) load(s *Session, in []llms.MessageContent, co callOptions) (*work, []string, int, error) {
 	in = co.withPending(in, &s.memo.pending) // pending.go
-	msgs, src, repairs := repair(in)
+	msgs, src, repairs := repairInto(in, &s.memo.arrays)
 	s.memo.pending.release()
 	ids, inTok, err := c.prepare(&s.memo, msgs, src, co.ids)
 	if err != nil {
@@ -171,6 +172,7 @@ func (c *Compactor) runSafe(ctx context.Context, s *Session, in []llms.MessageCo
 func (c *Compactor) runLocked(ctx context.Context, s *Session, in []llms.MessageContent, force string, co callOptions, start time.Time) (*Result, *Event, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.memo.arrays.release() // work.go
 	defer s.publishStats()
 	st := &s.st
 	bud := st.effectiveBudget(c.budget)

@@ -131,8 +131,8 @@ func (c *Compactor) prepareCaller(m *memo, msgs []llms.MessageContent, src []int
 	if m.byID == nil {
 		m.byID = make(map[string]memoEntry, len(msgs))
 	}
-	ids := make([]string, len(msgs))
-	tok := make([]int, len(msgs))
+	ids, tok := resize(m.arrays.ids, len(msgs)), resize(m.arrays.tok, len(msgs))
+	m.arrays.ids, m.arrays.tok = ids, tok // reused by the next call (work.go)
 	simple := len(msgs) == len(callerIDs) // no repair split or added a message
 	for i := 0; simple && i < len(src); i++ {
 		simple = src[i] == i

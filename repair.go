@@ -70,7 +70,25 @@ type pendingCall struct {
 // gives, for each returned message, the index of the input message it comes
 // from, or -1 for a synthetic tool result.
 func repair(msgs []llms.MessageContent) ([]llms.MessageContent, []int, []string) {
-	r := &repairer{out: make([]llms.MessageContent, 0, len(msgs)), src: make([]int, 0, len(msgs))}
+	return repairInto(msgs, nil)
+}
+
+// repairInto is repair writing the repaired list and its sources into the
+// arrays of a (a session's, reused from call to call; nil allocates), which
+// keeps them for the next call.
+func repairInto(msgs []llms.MessageContent, a *workArrays) ([]llms.MessageContent, []int, []string) {
+	r := &repairer{}
+	if a != nil {
+		r.out, r.src = a.msgs[:0], a.src[:0]
+	}
+	if cap(r.out) < len(msgs) {
+		r.out, r.src = make([]llms.MessageContent, 0, len(msgs)+len(msgs)/8), make([]int, 0, len(msgs)+len(msgs)/8)
+	}
+	defer func() {
+		if a != nil {
+			a.msgs, a.src = r.out, r.src
+		}
+	}()
 	if len(msgs) == 0 {
 		r.repairs = append(r.repairs, RepairEmpty+": no messages")
 	}

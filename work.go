@@ -40,9 +40,14 @@ type work struct {
 
 // workArrays are the per-message arrays of a work, kept by the session
 // between its calls (which its lock serializes) so that a call reuses the
-// last call's instead of allocating five arrays of the window's length:
-// none of them outlives the call (a Result is built of new slices).
+// last call's instead of allocating arrays of the window's length: none
+// of them outlives the call (a Result is built of new slices), and release
+// clears those that hold messages once the call is done.
 type workArrays struct {
+	msgs    []llms.MessageContent // the repaired input (repair.go)
+	src     []int
+	ids     []string // its ids and tokens (memo.go)
+	tok     []int
 	unit    []int
 	dropped []bool
 	flags   []uint8
@@ -60,6 +65,13 @@ func (a *workArrays) take(n int) workArrays {
 	a.unit, a.dropped, a.flags = resize(a.unit, n), resize(a.dropped, n), resize(a.flags, n)
 	a.view, a.tokens, a.units = resize(a.view, n), resize(a.tokens, n), a.units[:0]
 	return *a
+}
+
+// release drops the arrays' references to the call's messages, so that a
+// session does not retain a caller's messages between calls.
+func (a *workArrays) release() {
+	clear(a.msgs)
+	clear(a.view)
 }
 
 // resize returns s with length n and zero elements, reusing its array
