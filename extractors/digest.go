@@ -16,11 +16,15 @@ const (
 	maxDigestInstructions = 15
 	maxDigestQuestions    = 8
 	maxDigestEntities     = 300
-	maxDigestRecords      = 200
-	maxRecordIDs          = 16
-	maxDigestItemBytes    = 200
-	maxInstructionBytes   = 160
-	maxDigestPrevious     = 4000
+	// maxDigestSeen caps the names of tool outputs a digest adds to its
+	// entities, most recent first: 40 kept the 32k window's cost with
+	// caching at 0.65 of none (docs/eval/report.md).
+	maxDigestSeen       = 40
+	maxDigestRecords    = 200
+	maxRecordIDs        = 16
+	maxDigestItemBytes  = 200
+	maxInstructionBytes = 160
+	maxDigestPrevious   = 4000
 )
 
 // Digest is the rule-based summary of a run of messages that compaction
@@ -129,6 +133,7 @@ func (r *Registry) Digest(msgs []llms.MessageContent, prev Digest) Digest {
 				answered[resp.ToolCallID] = true
 				call := ResolveCall(resp, calls)
 				n.record(call, r.Extract(call, resp.Content), true)
+				n.outputNames(resp.Content)
 				continue
 			}
 			if txt, ok := textPart(p); ok {
@@ -139,6 +144,7 @@ func (r *Registry) Digest(msgs []llms.MessageContent, prev Digest) Digest {
 				case llms.ChatMessageTypeTool, llms.ChatMessageTypeFunction:
 					// A tool result given as plain text: no call to match.
 					n.record(Call{Name: "tool"}, r.Extract(Call{Name: "tool"}, txt), true)
+					n.outputNames(txt)
 				case llms.ChatMessageTypeAI:
 					// The names the agent wrote: what it goes on to reuse.
 					n.names(txt)
@@ -170,6 +176,9 @@ type digestBuilder struct {
 	// named holds the paths the calls named so far, those of the previous
 	// digests too: a Write to one of them is no creation.
 	named namedPaths
+	// seen holds the names the tool outputs held (outputNames), oldest
+	// first.
+	seen []string
 }
 
 // names adds the names txt holds (Names) as entities.
@@ -443,11 +452,12 @@ func (n *digestBuilder) finish(prev Digest) Digest {
 	for i := len(d.Instructions) - 1; i >= 0; i-- {
 		instr = append(instr, d.Instructions[i])
 	}
-	d.Instructions = dedupe(instr, maxDigestInstructions)
-	d.Questions = merge(d.Questions, prev.Questions, maxDigestQuestions)
+	d.Instructions = dedupe(samePrefixOnce(instr), maxDigestInstructions)
+	d.Questions = samePrefixOnce(merge(d.Questions, prev.Questions, maxDigestQuestions))
 	// The exceptions raised lead the entities: the names the agent wrote
 	// (Names) are many, and a summary shorter than the list keeps its head.
 	ents := merge(notPaths(d.Entities, d), notPaths(prev.Entities, d), maxDigestEntities)
+	ents = append(ents, merge(notPaths(n.seen, d), nil, maxDigestSeen)...)
 	d.Entities = samePathOnce(foldCase(dedupe(append(append([]string{}, d.Raised...), ents...), maxDigestEntities)))
 	d.Previous = Redact(strings.ToValidUTF8(strings.TrimSpace(shorten(prev.Previous, maxDigestPrevious)), "\uFFFD"))
 	return d
@@ -500,6 +510,26 @@ func dedupe(in []string, max int) []string {
 	return out
 }
 
+// samePrefixBytes is how many leading bytes identify a sentence of the
+// user: "Please always provide EXACTLY ONE action ..., found 2 actions." and
+// "..., found 7 actions." are one instruction.
+const samePrefixBytes = 60
+
+// samePrefixOnce drops an item whose first samePrefixBytes bytes (white
+// space collapsed) are those of an earlier one. It returns a new slice.
+func samePrefixOnce(items []string) []string {
+	seen := make(map[string]bool, len(items))
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		k := msg.HeadBytes(strings.Join(strings.Fields(it), " "), samePrefixBytes)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
 // samePathOnce drops a path when a kept (more recent) one names the same
 // file relative to another directory: "/repo/src/a.py" after "src/a.py"
 // and the reverse. It returns a new slice.
@@ -533,4 +563,31 @@ func foldCase(items []string) []string {
 		}
 	}
 	return out
+}
+
+// outputNames adds the names (Names) a tool output holds, in its first 64
+// KiB, that have at least minOutputNameLetters letters: the functions,
+// attributes and record ids the agent read, not its durations and times
+// ("0.01s", "12:30:01").
+func (n *digestBuilder) outputNames(out string) {
+	for _, e := range Names(Redact(userPrefix(out))) {
+		if letters(e) >= minOutputNameLetters {
+			n.seen = append(n.seen, e)
+		}
+	}
+}
+
+// minOutputNameLetters is the fewest ASCII letters a name of a tool output
+// holds to be kept.
+const minOutputNameLetters = 3
+
+// letters counts the ASCII letters of s.
+func letters(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i] | 0x20; c >= 'a' && c <= 'z' {
+			n++
+		}
+	}
+	return n
 }
