@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentcompact/compact/internal/msg"
+	"github.com/agentcompact/compact/internal/refid"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -112,12 +113,24 @@ var (
 // forward behind the new items. msgs and prev are not modified. Safe for
 // concurrent use.
 func (r *Registry) Digest(msgs []llms.MessageContent, prev Digest) Digest {
+	return r.DigestRefs(msgs, nil, prev)
+}
+
+// DigestRefs is [Registry.Digest] with the refs of msgs, index for index
+// (the ids the recall tool takes after "ref:"; nil or of another length:
+// none): every error item of a tool result ends with its message's ref,
+// " ref:ID", so that the summary points at the original an error came from.
+func (r *Registry) DigestRefs(msgs []llms.MessageContent, refs []string, prev Digest) Digest {
 	calls := CallsByID(msgs)
 	answered := make(map[string]bool)
 	n := digestBuilder{named: namedBy(prev)}
 	n.d.Messages = prev.Messages + len(msgs)
 	n.d.ToolCalls = prev.ToolCalls
-	for _, m := range msgs {
+	for i, m := range msgs {
+		n.ref = ""
+		if len(refs) == len(msgs) && refs[i] != "" {
+			n.ref = " " + refid.Prefix + refs[i]
+		}
 		for _, p := range m.Parts {
 			if tc, ok := toolCallPart(p); ok {
 				n.d.ToolCalls++
@@ -160,6 +173,7 @@ func (r *Registry) Digest(msgs []llms.MessageContent, prev Digest) Digest {
 				continue
 			}
 			call := Call{ID: tc.ID, Name: tc.FunctionCall.Name, Arguments: tc.FunctionCall.Arguments}
+			n.ref = ""
 			n.record(call, r.Extract(call, ""), false)
 		}
 	}
@@ -179,6 +193,8 @@ type digestBuilder struct {
 	// seen holds the names the tool outputs held (outputNames), oldest
 	// first.
 	seen []string
+	// ref is " ref:ID" of the message being read, or "".
+	ref string
 }
 
 // names adds the names txt holds (Names) as entities.
@@ -223,7 +239,7 @@ func (n *digestBuilder) record(call Call, s ToolSummary, hasResult bool) {
 		n.d.Commands = append(n.d.Commands, c)
 	}
 	for _, e := range splitList(md[MetaExceptions]) {
-		n.d.Errors = append(n.d.Errors, e)
+		n.d.Errors = append(n.d.Errors, n.withRef(e))
 		name := e
 		if i := strings.IndexAny(e, " :"); i > 0 {
 			name = e[:i]
@@ -235,11 +251,14 @@ func (n *digestBuilder) record(call Call, s ToolSummary, hasResult bool) {
 		if len(ft) > 5 {
 			ft = append(ft[:5], "+"+itoa(len(ft)-5)+" more")
 		}
-		n.d.Errors = append(n.d.Errors, "Failed tests: "+strings.Join(ft, ", "))
+		n.d.Errors = append(n.d.Errors, n.withRef("Failed tests: "+strings.Join(ft, ", ")))
 		n.entity(ft[0])
 	}
 	if e := md[MetaError]; e != "" && md[MetaExceptions] == "" && failed {
-		n.d.Errors = append(n.d.Errors, e)
+		n.d.Errors = append(n.d.Errors, n.withRef(e))
+	}
+	for _, e := range splitList(md[MetaLogErrors]) {
+		n.d.Errors = append(n.d.Errors, n.withRef(e))
 	}
 	for _, e := range splitList(md[MetaDefines]) {
 		n.entity(e)
@@ -247,6 +266,15 @@ func (n *digestBuilder) record(call Call, s ToolSummary, hasResult bool) {
 	if ids := splitList(md[MetaIdentifiers]); len(ids) > 0 && hasResult {
 		n.d.Records = append(n.d.Records, recordItem(call.Name, ids, failed))
 	}
+}
+
+// withRef returns error item e, shortened to leave room for the ref of the
+// message read, followed by it: dedupe's cap does not cut the ref.
+func (n *digestBuilder) withRef(e string) string {
+	if n.ref == "" {
+		return e
+	}
+	return shorten(cleanLine(e, 4*maxDigestItemBytes), maxDigestItemBytes-len(n.ref)) + n.ref
 }
 
 // recordItem is the Records item of one call: the tool and the identifiers
@@ -444,7 +472,7 @@ func (n *digestBuilder) finish(prev Digest) Digest {
 	d.FilesMentioned = dedupePaths(dedupe(mentionedPaths(d, prev), maxIndexGroupItems))
 	d.Commands = failedFirst(merge(d.Commands, prev.Commands, maxDigestCommands))
 	d.Records = merge(d.Records, prev.Records, maxDigestRecords)
-	d.Errors = merge(d.Errors, prev.Errors, maxDigestErrors)
+	d.Errors = sameErrorOnce(merge(d.Errors, prev.Errors, 4*maxDigestErrors), maxDigestErrors)
 	d.Raised = merge(d.Raised, prev.Raised, maxDigestRaised)
 	// Standing orders first: the task's instructions (in their order), then
 	// those of the previous digests, then the new ones, most recent first.
@@ -508,6 +536,32 @@ func dedupe(in []string, max int) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// sameErrorOnce drops an error equal, but for its ref, to an earlier one
+// (the most recent stays, with its ref) and keeps at most max. It returns a
+// new slice.
+func sameErrorOnce(errs []string, max int) []string {
+	seen := make(map[string]bool, len(errs))
+	out := make([]string, 0, min(len(errs), max))
+	for _, e := range errs {
+		body, _ := cutRef(e)
+		if !seen[body] && len(out) < max {
+			seen[body] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// cutRef splits an item that ends with " ref:ID" into its body and that
+// suffix; ref is "" when it has none.
+func cutRef(item string) (body, ref string) {
+	i := strings.LastIndex(item, " "+refid.Prefix)
+	if i < 0 || strings.ContainsAny(item[i+1:], " \t") {
+		return item, ""
+	}
+	return item[:i], item[i:]
 }
 
 // samePrefixBytes is how many leading bytes identify a sentence of the

@@ -53,13 +53,15 @@ const (
 )
 
 // shortForm returns the short form of an item of section sec: its head,
-// with "…" when cut (a command keeps its status, "(exit 1)").
+// with "…" when cut (a command keeps its status, "(exit 1)"; an error its
+// ref).
 func shortForm(sec int, item string) string {
 	switch sec {
 	case secInstructions, secQuestions:
 		return shorten(item, shortTextBytes)
 	case secErrors:
-		return shorten(item, shortErrorBytes)
+		body, ref := cutRef(item) // a ref stays whole
+		return shorten(body, shortErrorBytes) + ref
 	case secCommands:
 		body, status := item, ""
 		if i := strings.LastIndex(item, " ("); i > 0 && strings.HasSuffix(item, ")") && len(item)-i <= 16 {
