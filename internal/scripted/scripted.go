@@ -53,7 +53,8 @@ func NewSummarizerWith(opts []llmsummary.Option, models ...llms.Model) summary.S
 // messages the prompt's transcript shows (the summarizer trims the oldest
 // to fit its input cap), and answers with the schema's JSON built from
 // their rule-based digest (with the previous summary folded in): the
-// narrative holds the files, commands, errors and previous summary, the
+// narrative holds the files, commands, errors, previous summary and the
+// entities the context's list has no room for (past prompts.MaxItems), the
 // context lists the instructions, open questions and entities, all within
 // the summary cap and the call's reply cap. It knows nothing the prompt
 // does not show, and invents nothing. It is safe for concurrent use.
@@ -117,7 +118,7 @@ func (m Model) GenerateContent(ctx context.Context, msgs []llms.MessageContent, 
 				Decisions:      capList(d.Instructions, int(15*k)),
 				ActionItems:    []prompts.ActionItem{},
 				Unresolved:     capList(d.Questions, int(8*k)),
-				DomainEntities: capList(d.Entities, int(50*k)),
+				DomainEntities: capList(d.Entities, int(prompts.MaxItems*k)),
 			},
 		})
 	}
@@ -128,8 +129,11 @@ func (m Model) GenerateContent(ctx context.Context, msgs []llms.MessageContent, 
 	// errors, previous summary) takes three fifths of the summary cap, the
 	// instructions, open questions and entities go to the context lists,
 	// shortened until the whole reply fits the summary cap.
+	// The entities past the context list's cap (prompts.MaxItems) are names
+	// a faithful model writes in its narrative, as the digest does.
 	narrow := d
-	narrow.Instructions, narrow.Questions, narrow.Entities = nil, nil, nil
+	narrow.Instructions, narrow.Questions = nil, nil
+	narrow.Entities = d.Entities[min(prompts.MaxItems, len(d.Entities)):]
 	narrative := narrow.Render(maxTok*3/5, count)
 	for k := 1.0; k >= 0; k -= 0.125 {
 		if r := reply(narrative, k); count(r) <= min(maxTok, replyCap) {
