@@ -125,3 +125,12 @@ func TestModelNamesPastTheList(t *testing.T) {
 	assert.Contains(t, sum.Summary, "helper_000", "the oldest name, past the list, in the narrative")
 	assert.NotContains(t, sum.Context.DomainEntities, "helper_000")
 }
+
+func TestWithoutCarriedLists(t *testing.T) {
+	text := "Fixed the parser.\nCommands: go test (exit 1)\nDecisions:\n- keep the API\n- no new deps\nUnresolved:\n- why slow?\nEntities: Parse, lexer_state"
+	all := summary.Context{Decisions: []string{"keep the API"}, Unresolved: []string{"why slow?"}, DomainEntities: []string{"Parse"}}
+	assert.Equal(t, "Fixed the parser.\nCommands: go test (exit 1)", withoutCarriedLists(text, all), "the lists the context carries go")
+	assert.Equal(t, "Fixed the parser.\nCommands: go test (exit 1)\nUnresolved:\n- why slow?\nEntities: Parse, lexer_state",
+		withoutCarriedLists(text, summary.Context{Decisions: []string{"keep the API"}}), "a list the context does not carry stays")
+	assert.Equal(t, "Entities: only a narrative line", withoutCarriedLists("Entities: only a narrative line", all), "the first line is narrative")
+}
