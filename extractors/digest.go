@@ -622,13 +622,27 @@ func foldCase(items []string) []string {
 // outputNames adds the names (Names) a tool output holds, in its first 64
 // KiB, that have at least minOutputNameLetters letters: the functions,
 // attributes and record ids the agent read, not its durations and times
-// ("0.01s", "12:30:01").
+// ("0.01s", "12:30:01"), nor the line numbers of a listing.
 func (n *digestBuilder) outputNames(out string) {
 	for _, e := range Names(Redact(userPrefix(out))) {
-		if letters(e) >= minOutputNameLetters {
+		if e = withoutLineNumber(e); letters(e) >= minOutputNameLetters && isName(e) {
 			n.seen = append(n.seen, e)
 		}
 	}
+}
+
+// withoutLineNumber returns name without the line number a listing puts
+// before it ("18:ds.Rows" in "18:ds.Rows = 2" of a numbered file view, as
+// grep -n writes it): "ds.Rows".
+func withoutLineNumber(name string) string {
+	i := 0
+	for i < len(name) && name[i] >= '0' && name[i] <= '9' {
+		i++
+	}
+	if i > 0 && i < len(name) && name[i] == ':' {
+		return name[i+1:]
+	}
+	return name
 }
 
 // minOutputNameLetters is the fewest ASCII letters a name of a tool output

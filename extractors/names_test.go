@@ -74,4 +74,9 @@ func TestDigestKeepsTheOutputsNames(t *testing.T) {
 		Content: "ok in 0.01s at 12:30:01\n    self.migration_qs.all().delete()\n"}}}}, short)
 	assert.Contains(t, short.Entities, "self.migration_qs.all")
 	assert.NotContains(t, short.Entities, "0.01s", "a number with a unit is no name")
+
+	listing := Default().Digest([]llms.MessageContent{{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: "c1", Name: "bash",
+		Content: "17:result = ds.pixel_array\n18:print(result)\n"}}}}, Digest{})
+	assert.Contains(t, listing.Entities, "ds.pixel_array", "a listing's line number dropped")
+	assert.NotContains(t, listing.Entities, "18:print", "no line number, and print alone is no name")
 }
