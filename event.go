@@ -55,17 +55,29 @@ type Event struct {
 
 // Stats are cumulative figures of one [Session].
 type Stats struct {
-	MessagesTotal      int     `json:"messagesTotal"`
-	MessagesSummarized int     `json:"messagesSummarized"`
-	MessagesMasked     int     `json:"messagesMasked"`
-	Summaries          int     `json:"summaries"`
-	Compactions        int     `json:"compactions"`
-	Fallbacks          int     `json:"fallbacks"`
-	SummarizerCalls    int     `json:"summarizerCalls"`
-	TokensOriginal     int     `json:"tokensOriginal"`
-	TokensActive       int     `json:"tokensActive"`
-	TokensSaved        int     `json:"tokensSaved"`
-	CompressionRatio   float64 `json:"compressionRatio"`
+	// MessagesTotal is the length of the conversation last compacted.
+	MessagesTotal int `json:"messagesTotal"`
+	// MessagesSummarized counts the messages compactions summarized, in
+	// all.
+	MessagesSummarized int `json:"messagesSummarized"`
+	// MessagesMasked counts the tool messages whose outputs compactions
+	// masked, in all: a masked output summarized later stays counted (a
+	// deep compaction masks, then summarizes the masked outputs).
+	MessagesMasked int `json:"messagesMasked"`
+	// Summaries is the number of summary records the session holds (at
+	// most its chain retention); Compactions and Fallbacks count the
+	// compactions and the summaries the rule-based digest wrote after a
+	// summarizer failed; SummarizerCalls the summarizer's model calls.
+	Summaries       int `json:"summaries"`
+	Compactions     int `json:"compactions"`
+	Fallbacks       int `json:"fallbacks"`
+	SummarizerCalls int `json:"summarizerCalls"`
+	// TokensOriginal, TokensActive, TokensSaved and CompressionRatio are
+	// the figures of the last call (see [Stats.WithTokens]).
+	TokensOriginal   int     `json:"tokensOriginal"`
+	TokensActive     int     `json:"tokensActive"`
+	TokensSaved      int     `json:"tokensSaved"`
+	CompressionRatio float64 `json:"compressionRatio"`
 }
 
 // An EventHandler receives the engine's events with the context of the

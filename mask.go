@@ -33,6 +33,7 @@ func (w *work) mask(ns *sessionState, tailStart int) int {
 			continue
 		}
 		ns.setMask(w.ids[i], masks, failed)
+		ns.Stats.MessagesMasked++
 		w.view[i], w.tokens[i] = masked, tok
 		w.flags[i] |= flagMasked
 		n++

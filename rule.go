@@ -43,7 +43,7 @@ func ruleSummarizer(reg *extractors.Registry, indexTokens int) Summarizer {
 		if p := req.Previous; p != nil {
 			prev = previousDigest(p)
 		}
-		d := r.Digest(req.Messages, prev)
+		d := r.DigestRefs(req.Messages, req.Refs, prev)
 		count := req.Count
 		if count == nil {
 			count = func(s string) int { return len(s)/3 + 1 }

@@ -352,7 +352,6 @@ func failedFromMasks(masked map[string][]string) map[string]bool {
 func (st *sessionState) updateStats(total, original, active int) {
 	s := &st.Stats
 	s.MessagesTotal = total
-	s.MessagesMasked = len(st.Masked)
 	s.Summaries = len(st.Chain)
 	*s = s.WithTokens(original, active) // statstokens.go
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentcompact/compact/internal/msg"
+	"github.com/agentcompact/compact/internal/refid"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -16,11 +17,15 @@ const (
 	maxDigestInstructions = 15
 	maxDigestQuestions    = 8
 	maxDigestEntities     = 300
-	maxDigestRecords      = 200
-	maxRecordIDs          = 16
-	maxDigestItemBytes    = 200
-	maxInstructionBytes   = 160
-	maxDigestPrevious     = 4000
+	// maxDigestSeen caps the names of tool outputs a digest adds to its
+	// entities, most recent first: 40 kept the 32k window's cost with
+	// caching at 0.65 of none (docs/eval/report.md).
+	maxDigestSeen       = 40
+	maxDigestRecords    = 200
+	maxRecordIDs        = 16
+	maxDigestItemBytes  = 200
+	maxInstructionBytes = 160
+	maxDigestPrevious   = 4000
 )
 
 // Digest is the rule-based summary of a run of messages that compaction
@@ -108,12 +113,24 @@ var (
 // forward behind the new items. msgs and prev are not modified. Safe for
 // concurrent use.
 func (r *Registry) Digest(msgs []llms.MessageContent, prev Digest) Digest {
+	return r.DigestRefs(msgs, nil, prev)
+}
+
+// DigestRefs is [Registry.Digest] with the refs of msgs, index for index
+// (the ids the recall tool takes after "ref:"; nil or of another length:
+// none): every error item of a tool result ends with its message's ref,
+// " ref:ID", so that the summary points at the original an error came from.
+func (r *Registry) DigestRefs(msgs []llms.MessageContent, refs []string, prev Digest) Digest {
 	calls := CallsByID(msgs)
 	answered := make(map[string]bool)
 	n := digestBuilder{named: namedBy(prev)}
 	n.d.Messages = prev.Messages + len(msgs)
 	n.d.ToolCalls = prev.ToolCalls
-	for _, m := range msgs {
+	for i, m := range msgs {
+		n.ref = ""
+		if len(refs) == len(msgs) && refs[i] != "" {
+			n.ref = " " + refid.Prefix + refs[i]
+		}
 		for _, p := range m.Parts {
 			if tc, ok := toolCallPart(p); ok {
 				n.d.ToolCalls++
@@ -129,6 +146,7 @@ func (r *Registry) Digest(msgs []llms.MessageContent, prev Digest) Digest {
 				answered[resp.ToolCallID] = true
 				call := ResolveCall(resp, calls)
 				n.record(call, r.Extract(call, resp.Content), true)
+				n.outputNames(resp.Content)
 				continue
 			}
 			if txt, ok := textPart(p); ok {
@@ -139,6 +157,7 @@ func (r *Registry) Digest(msgs []llms.MessageContent, prev Digest) Digest {
 				case llms.ChatMessageTypeTool, llms.ChatMessageTypeFunction:
 					// A tool result given as plain text: no call to match.
 					n.record(Call{Name: "tool"}, r.Extract(Call{Name: "tool"}, txt), true)
+					n.outputNames(txt)
 				case llms.ChatMessageTypeAI:
 					// The names the agent wrote: what it goes on to reuse.
 					n.names(txt)
@@ -154,6 +173,7 @@ func (r *Registry) Digest(msgs []llms.MessageContent, prev Digest) Digest {
 				continue
 			}
 			call := Call{ID: tc.ID, Name: tc.FunctionCall.Name, Arguments: tc.FunctionCall.Arguments}
+			n.ref = ""
 			n.record(call, r.Extract(call, ""), false)
 		}
 	}
@@ -170,6 +190,11 @@ type digestBuilder struct {
 	// named holds the paths the calls named so far, those of the previous
 	// digests too: a Write to one of them is no creation.
 	named namedPaths
+	// seen holds the names the tool outputs held (outputNames), oldest
+	// first.
+	seen []string
+	// ref is " ref:ID" of the message being read, or "".
+	ref string
 }
 
 // names adds the names txt holds (Names) as entities.
@@ -214,7 +239,7 @@ func (n *digestBuilder) record(call Call, s ToolSummary, hasResult bool) {
 		n.d.Commands = append(n.d.Commands, c)
 	}
 	for _, e := range splitList(md[MetaExceptions]) {
-		n.d.Errors = append(n.d.Errors, e)
+		n.d.Errors = append(n.d.Errors, n.withRef(e))
 		name := e
 		if i := strings.IndexAny(e, " :"); i > 0 {
 			name = e[:i]
@@ -226,11 +251,14 @@ func (n *digestBuilder) record(call Call, s ToolSummary, hasResult bool) {
 		if len(ft) > 5 {
 			ft = append(ft[:5], "+"+itoa(len(ft)-5)+" more")
 		}
-		n.d.Errors = append(n.d.Errors, "Failed tests: "+strings.Join(ft, ", "))
+		n.d.Errors = append(n.d.Errors, n.withRef("Failed tests: "+strings.Join(ft, ", ")))
 		n.entity(ft[0])
 	}
 	if e := md[MetaError]; e != "" && md[MetaExceptions] == "" && failed {
-		n.d.Errors = append(n.d.Errors, e)
+		n.d.Errors = append(n.d.Errors, n.withRef(e))
+	}
+	for _, e := range splitList(md[MetaLogErrors]) {
+		n.d.Errors = append(n.d.Errors, n.withRef(e))
 	}
 	for _, e := range splitList(md[MetaDefines]) {
 		n.entity(e)
@@ -238,6 +266,15 @@ func (n *digestBuilder) record(call Call, s ToolSummary, hasResult bool) {
 	if ids := splitList(md[MetaIdentifiers]); len(ids) > 0 && hasResult {
 		n.d.Records = append(n.d.Records, recordItem(call.Name, ids, failed))
 	}
+}
+
+// withRef returns error item e, shortened to leave room for the ref of the
+// message read, followed by it: dedupe's cap does not cut the ref.
+func (n *digestBuilder) withRef(e string) string {
+	if n.ref == "" {
+		return e
+	}
+	return shorten(cleanLine(e, 4*maxDigestItemBytes), maxDigestItemBytes-len(n.ref)) + n.ref
 }
 
 // recordItem is the Records item of one call: the tool and the identifiers
@@ -435,7 +472,7 @@ func (n *digestBuilder) finish(prev Digest) Digest {
 	d.FilesMentioned = dedupePaths(dedupe(mentionedPaths(d, prev), maxIndexGroupItems))
 	d.Commands = failedFirst(merge(d.Commands, prev.Commands, maxDigestCommands))
 	d.Records = merge(d.Records, prev.Records, maxDigestRecords)
-	d.Errors = merge(d.Errors, prev.Errors, maxDigestErrors)
+	d.Errors = sameErrorOnce(merge(d.Errors, prev.Errors, 4*maxDigestErrors), maxDigestErrors)
 	d.Raised = merge(d.Raised, prev.Raised, maxDigestRaised)
 	// Standing orders first: the task's instructions (in their order), then
 	// those of the previous digests, then the new ones, most recent first.
@@ -443,11 +480,12 @@ func (n *digestBuilder) finish(prev Digest) Digest {
 	for i := len(d.Instructions) - 1; i >= 0; i-- {
 		instr = append(instr, d.Instructions[i])
 	}
-	d.Instructions = dedupe(instr, maxDigestInstructions)
-	d.Questions = merge(d.Questions, prev.Questions, maxDigestQuestions)
+	d.Instructions = dedupe(samePrefixOnce(instr), maxDigestInstructions)
+	d.Questions = samePrefixOnce(merge(d.Questions, prev.Questions, maxDigestQuestions))
 	// The exceptions raised lead the entities: the names the agent wrote
 	// (Names) are many, and a summary shorter than the list keeps its head.
 	ents := merge(notPaths(d.Entities, d), notPaths(prev.Entities, d), maxDigestEntities)
+	ents = append(ents, merge(notPaths(n.seen, d), nil, maxDigestSeen)...)
 	d.Entities = samePathOnce(foldCase(dedupe(append(append([]string{}, d.Raised...), ents...), maxDigestEntities)))
 	d.Previous = Redact(strings.ToValidUTF8(strings.TrimSpace(shorten(prev.Previous, maxDigestPrevious)), "\uFFFD"))
 	return d
@@ -500,6 +538,52 @@ func dedupe(in []string, max int) []string {
 	return out
 }
 
+// sameErrorOnce drops an error equal, but for its ref, to an earlier one
+// (the most recent stays, with its ref) and keeps at most max. It returns a
+// new slice.
+func sameErrorOnce(errs []string, max int) []string {
+	seen := make(map[string]bool, len(errs))
+	out := make([]string, 0, min(len(errs), max))
+	for _, e := range errs {
+		body, _ := cutRef(e)
+		if !seen[body] && len(out) < max {
+			seen[body] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// cutRef splits an item that ends with " ref:ID" into its body and that
+// suffix; ref is "" when it has none.
+func cutRef(item string) (body, ref string) {
+	i := strings.LastIndex(item, " "+refid.Prefix)
+	if i < 0 || strings.ContainsAny(item[i+1:], " \t") {
+		return item, ""
+	}
+	return item[:i], item[i:]
+}
+
+// samePrefixBytes is how many leading bytes identify a sentence of the
+// user: "Please always provide EXACTLY ONE action ..., found 2 actions." and
+// "..., found 7 actions." are one instruction.
+const samePrefixBytes = 60
+
+// samePrefixOnce drops an item whose first samePrefixBytes bytes (white
+// space collapsed) are those of an earlier one. It returns a new slice.
+func samePrefixOnce(items []string) []string {
+	seen := make(map[string]bool, len(items))
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		k := msg.HeadBytes(strings.Join(strings.Fields(it), " "), samePrefixBytes)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
 // samePathOnce drops a path when a kept (more recent) one names the same
 // file relative to another directory: "/repo/src/a.py" after "src/a.py"
 // and the reverse. It returns a new slice.
@@ -533,4 +617,45 @@ func foldCase(items []string) []string {
 		}
 	}
 	return out
+}
+
+// outputNames adds the names (Names) a tool output holds, in its first 64
+// KiB, that have at least minOutputNameLetters letters: the functions,
+// attributes and record ids the agent read, not its durations and times
+// ("0.01s", "12:30:01"), nor the line numbers of a listing.
+func (n *digestBuilder) outputNames(out string) {
+	for _, e := range Names(Redact(userPrefix(out))) {
+		if e = withoutLineNumber(e); letters(e) >= minOutputNameLetters && isName(e) {
+			n.seen = append(n.seen, e)
+		}
+	}
+}
+
+// withoutLineNumber returns name without the line number a listing puts
+// before it ("18:ds.Rows" in "18:ds.Rows = 2" of a numbered file view, as
+// grep -n writes it): "ds.Rows".
+func withoutLineNumber(name string) string {
+	i := 0
+	for i < len(name) && name[i] >= '0' && name[i] <= '9' {
+		i++
+	}
+	if i > 0 && i < len(name) && name[i] == ':' {
+		return name[i+1:]
+	}
+	return name
+}
+
+// minOutputNameLetters is the fewest ASCII letters a name of a tool output
+// holds to be kept.
+const minOutputNameLetters = 3
+
+// letters counts the ASCII letters of s.
+func letters(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i] | 0x20; c >= 'a' && c <= 'z' {
+			n++
+		}
+	}
+	return n
 }

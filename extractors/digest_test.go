@@ -1,6 +1,7 @@
 package extractors
 
 import (
+	"fmt"
 	"math/rand"
 	"reflect"
 	"regexp"
@@ -151,4 +152,16 @@ func TestSplitSentencesRegexp(t *testing.T) {
 			t.Fatalf("splitSentences(%q) = %q, want %q", c, got, want)
 		}
 	}
+}
+
+func TestDigestSameInstructionOnce(t *testing.T) {
+	nag := "Please always provide EXACTLY ONE action in triple backticks, found %d actions."
+	var msgs []llms.MessageContent
+	for _, n := range []int{2, 7, 4} {
+		msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeHuman, fmt.Sprintf(nag, n)))
+	}
+	msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeHuman, "You must never edit the tests."))
+	d := Default().Digest(msgs, Digest{Messages: 3})
+	assert.Equal(t, []string{"You must never edit the tests.", fmt.Sprintf(nag, 4)}, d.Instructions,
+		"sentences alike in their first 60 bytes are one instruction: the most recent stays")
 }

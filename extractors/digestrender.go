@@ -30,14 +30,16 @@ var (
 // roundOne are the sections Render fills after the paths, in order, each
 // with at most its share of the room the paths leave, in short form: the
 // identifiers, then the instructions, errors, commands and open questions.
-// roundTwo hands out what is left, without shares, in short form too; the
-// entities (mostly the names the agent wrote, many) take the rest last.
+// roundTwo hands out what is left, without shares, in short form too: the
+// commands (their exit statuses) before the errors, whose exception names
+// the Raised line keeps; the entities (mostly the names the agent wrote,
+// many) take the rest last.
 var (
 	roundOne = []struct {
 		sec   int
 		share float64
 	}{{secRecords, 0.25}, {secRaised, 0.05}, {secEntities, 0.10}, {secInstructions, 0.25}, {secErrors, 0.20}, {secCommands, 0.15}, {secQuestions, 0.10}}
-	roundTwo = []int{secRecords, secRaised, secInstructions, secErrors, secCommands, secQuestions, secEntities}
+	roundTwo = []int{secRecords, secRaised, secInstructions, secCommands, secErrors, secQuestions, secEntities}
 	// fullOrder are the sections whose items have a short form, in the
 	// order Render restores their full forms.
 	fullOrder = []int{secInstructions, secErrors, secCommands, secQuestions}
@@ -51,13 +53,15 @@ const (
 )
 
 // shortForm returns the short form of an item of section sec: its head,
-// with "…" when cut (a command keeps its status, "(exit 1)").
+// with "…" when cut (a command keeps its status, "(exit 1)"; an error its
+// ref).
 func shortForm(sec int, item string) string {
 	switch sec {
 	case secInstructions, secQuestions:
 		return shorten(item, shortTextBytes)
 	case secErrors:
-		return shorten(item, shortErrorBytes)
+		body, ref := cutRef(item) // a ref stays whole
+		return shorten(body, shortErrorBytes) + ref
 	case secCommands:
 		body, status := item, ""
 		if i := strings.LastIndex(item, " ("); i > 0 && strings.HasSuffix(item, ")") && len(item)-i <= 16 {

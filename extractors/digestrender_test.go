@@ -37,13 +37,17 @@ func TestRender(t *testing.T) {
 	assert.Contains(t, tight, "Entities: ValueError")
 	assert.NotContains(t, tight, "Instructions")
 	assert.NotContains(t, tight, "Previous summary")
-	// A little more room: the instructions and errors come back before the
-	// previous summary.
+	// A little more room: the instructions and the failed commands come
+	// back before the previous summary, and before the errors, whose
+	// exception names the entities show.
 	mid := d.Render(80, nil)
 	assert.LessOrEqual(t, estimateTokens(mid), 80)
 	assert.Contains(t, mid, "Files modified: a.go b.go | read: c.go d.go e.go")
 	assert.Contains(t, mid, "Instructions: Remember")
-	assert.Contains(t, mid, "ValueError at foo.py:12")
+	assert.Contains(t, mid, "pytest tests/test_x.py (exit 1)")
+	assert.Contains(t, mid, "Entities: ValueError")
+	assert.NotContains(t, mid, "ValueError at foo.py:12")
+	assert.Contains(t, d.Render(95, nil), "ValueError at foo.py:12", "then the errors")
 	assert.NotContains(t, mid, "Previous summary")
 	assert.Empty(t, d.Render(3, nil), "not even the header fits")
 	assert.Empty(t, d.Render(0, nil))

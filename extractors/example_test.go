@@ -92,7 +92,7 @@ func ExampleRegistry_Digest() {
 	// Errors: Failed tests: TestParse, ex.com/parser
 	// Files modified: parser/parse.go | created: parser/edge_test.go | tested: ./parser
 	// Commands: go test ./parser (exit 1)
-	// Entities: str_replace_editor, str_replace, TestParse, bash
+	// Entities: str_replace_editor, str_replace, TestParse, bash, ex.com/parser
 }
 
 // A long run: the file index lists every path the calls named, nested

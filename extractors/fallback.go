@@ -8,9 +8,11 @@ import (
 // Fallback returns the generic extractor used for tools without an
 // extractor of their own. Its facts are the output size ("Output: 120 lines,
 // 4.1 KB"), the first and last non-blank lines (trimmed and shortened), and
-// the first line that looks like an error; its status is error when the
-// output looks like a failure (a traceback, "error:", "exit code 1", ...),
-// else success. It runs in one pass over the output and is safe for
+// the first line that looks like an error, and the last error line of a
+// log when the last line is not it ([MetaLogErrors] lists the last three);
+// its status is error when the output looks like a failure (a traceback,
+// "error:", "exit code 1", ...), else success: a log that reports errors
+// was read successfully. It runs in one pass over the output and is safe for
 // concurrent use.
 func Fallback() Extractor { return redacting(fallbackExtract) }
 
@@ -31,6 +33,9 @@ func fallbackExtract(call Call, output string) ToolSummary {
 	if js, ok := jsonSummary(call, output); ok {
 		js.Metadata[MetaLines] = itoa(lines)
 		return js
+	}
+	if le := logErrors(output); len(le) > 0 {
+		s.Metadata[MetaLogErrors] = strings.Join(le, "\n")
 	}
 	if t := strings.TrimSpace(output); len(t) <= shortOutputBytes && lines <= 3 {
 		// A short output is its own best summary.
@@ -64,6 +69,12 @@ func fallbackExtract(call Call, output string) ToolSummary {
 	}
 	if len(names) > 1 {
 		s.KeyFacts = append(s.KeyFacts, "Exceptions: "+strings.Join(names, ", "))
+	}
+	if le := s.Metadata[MetaLogErrors]; le != "" && e == "" {
+		last := le[strings.LastIndexByte(le, '\n')+1:]
+		if !strings.HasSuffix(lastLine(output), last) {
+			s.KeyFacts = append(s.KeyFacts, "Log error: "+shorten(last, 160))
+		}
 	}
 	return s
 }

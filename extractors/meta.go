@@ -49,6 +49,11 @@ const (
 	MetaDefines = "defines"
 	// MetaPath is the primary file or directory of the call.
 	MetaPath = "path"
+	// MetaLogErrors lists the error lines of a plain-text log the output
+	// holds ("\n"-joined, the most recent last, from the level word on:
+	// "ERROR settlement: ERR-7-XYZ ledger mismatch on txn-07007"): the tool
+	// succeeded, what it returned reports errors.
+	MetaLogErrors = "log_errors"
 )
 
 // Test run metadata set by the shell extractor.

@@ -1,6 +1,9 @@
 package extractors
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -45,4 +48,35 @@ func TestDigestNamesNoSecrets(t *testing.T) {
 		assert.NotContains(t, e, "wJalrXUtnFEMI")
 	}
 	assert.Contains(t, d.Entities, "settings_local.py")
+}
+
+func TestDigestKeepsTheOutputsNames(t *testing.T) {
+	call := llms.ToolCall{ID: "c1", Type: "function", FunctionCall: &llms.FunctionCall{Name: "bash", Arguments: `{"command": "cat recorder.py"}`}}
+	var body strings.Builder
+	for i := 0; i < 2*maxDigestSeen; i++ {
+		fmt.Fprintf(&body, "    self.helper_%03d()\n", i)
+	}
+	msgs := []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeHuman, "Fix the bug."),
+		{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{llms.TextPart("Reading MigrationRecorder."), call}},
+		{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: "c1", Name: "bash",
+			Content: "class MigrationRecorder:\n    def ensure_schema(self):\n        self.migration_qs.all().delete()\n" + body.String()}}},
+	}
+	d := Default().Digest(msgs, Digest{})
+	last := fmt.Sprintf("self.helper_%03d", 2*maxDigestSeen-1)
+	assert.Contains(t, d.Entities, last, "a name the output held, the most recent first")
+	assert.NotContains(t, d.Entities, "self.helper_000", "capped at maxDigestSeen")
+	assert.NotContains(t, d.Entities, "self.migration_qs.all", "older than the cap's names")
+	assert.Less(t, slices.Index(d.Entities, "MigrationRecorder"), slices.Index(d.Entities, last), "the agent's names lead")
+
+	short := Default().Digest(msgs[:2:2], Digest{})
+	short = Default().Digest([]llms.MessageContent{{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: "c1", Name: "bash",
+		Content: "ok in 0.01s at 12:30:01\n    self.migration_qs.all().delete()\n"}}}}, short)
+	assert.Contains(t, short.Entities, "self.migration_qs.all")
+	assert.NotContains(t, short.Entities, "0.01s", "a number with a unit is no name")
+
+	listing := Default().Digest([]llms.MessageContent{{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: "c1", Name: "bash",
+		Content: "17:result = ds.pixel_array\n18:print(result)\n"}}}}, Digest{})
+	assert.Contains(t, listing.Entities, "ds.pixel_array", "a listing's line number dropped")
+	assert.NotContains(t, listing.Entities, "18:print", "no line number, and print alone is no name")
 }

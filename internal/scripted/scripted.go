@@ -53,7 +53,9 @@ func NewSummarizerWith(opts []llmsummary.Option, models ...llms.Model) summary.S
 // messages the prompt's transcript shows (the summarizer trims the oldest
 // to fit its input cap), and answers with the schema's JSON built from
 // their rule-based digest (with the previous summary folded in): the
-// narrative holds the files, commands, errors and previous summary, the
+// narrative holds the files, commands, errors, previous summary, then, in
+// the room left, the entities the context's list has no room for (past
+// prompts.MaxItems), the
 // context lists the instructions, open questions and entities, all within
 // the summary cap and the call's reply cap. It knows nothing the prompt
 // does not show, and invents nothing. It is safe for concurrent use.
@@ -95,7 +97,7 @@ func (m Model) GenerateContent(ctx context.Context, msgs []llms.MessageContent, 
 	var prev extractors.Digest
 	if p := req.Previous; p != nil {
 		prev = extractors.Digest{Entities: p.Context.DomainEntities, Instructions: p.Context.Decisions,
-			Questions: p.Context.Unresolved, Previous: p.Summary}
+			Questions: p.Context.Unresolved, Previous: withoutCarriedLists(p.Summary, p.Context)}
 	}
 	d := reg.Digest(shown, prev)
 	maxTok := max(req.MaxTokens, 1)
@@ -117,7 +119,7 @@ func (m Model) GenerateContent(ctx context.Context, msgs []llms.MessageContent, 
 				Decisions:      capList(d.Instructions, int(15*k)),
 				ActionItems:    []prompts.ActionItem{},
 				Unresolved:     capList(d.Questions, int(8*k)),
-				DomainEntities: capList(d.Entities, int(50*k)),
+				DomainEntities: capList(d.Entities, int(prompts.MaxItems*k)),
 			},
 		})
 	}
@@ -128,9 +130,12 @@ func (m Model) GenerateContent(ctx context.Context, msgs []llms.MessageContent, 
 	// errors, previous summary) takes three fifths of the summary cap, the
 	// instructions, open questions and entities go to the context lists,
 	// shortened until the whole reply fits the summary cap.
+	// The entities past the context list's cap (prompts.MaxItems) are names
+	// a faithful model writes in its narrative, as the digest does, in the
+	// room the narrative's own share leaves.
 	narrow := d
 	narrow.Instructions, narrow.Questions, narrow.Entities = nil, nil, nil
-	narrative := narrow.Render(maxTok*3/5, count)
+	narrative := withNames(narrow.Render(maxTok*3/5, count), d.Entities[min(prompts.MaxItems, len(d.Entities)):], maxTok*3/5, count)
 	for k := 1.0; k >= 0; k -= 0.125 {
 		if r := reply(narrative, k); count(r) <= min(maxTok, replyCap) {
 			return answer(r), nil
@@ -175,6 +180,58 @@ func shownMessages(req *summary.Request, msgs []llms.MessageContent) []llms.Mess
 		}
 	}
 	return req.Messages[min(first-1, len(req.Messages)):]
+}
+
+// withoutCarriedLists returns the text of a previous LLM summary without
+// the lists its context carries on (decisions, open questions, entities,
+// as llmsummary writes them after the narrative: a header line, then "- "
+// items; "Entities: a, b" on one line): a model folds them into its own
+// lists rather than repeating them in its narrative.
+func withoutCarriedLists(text string, c summary.Context) string {
+	carried := map[string]bool{"Decisions:": len(c.Decisions) > 0, "Unresolved:": len(c.Unresolved) > 0}
+	lines := strings.Split(text, "\n")
+	out := make([]string, 0, len(lines))
+	skipping := false
+	for i, l := range lines {
+		switch {
+		case i > 0 && strings.HasPrefix(l, "Entities: ") && len(c.DomainEntities) > 0:
+			skipping = false
+			continue
+		case i > 0 && carried[l]:
+			skipping = true
+			continue
+		case skipping && strings.HasPrefix(l, "- "):
+			continue
+		}
+		skipping = false
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// withNames returns narrative followed by a line "Also named: ..." with as
+// many of names, in order, as keep it within room tokens by count;
+// narrative alone when none fits (or it is empty).
+func withNames(narrative string, names []string, room int, count func(string) int) string {
+	if narrative == "" || len(names) == 0 {
+		return narrative
+	}
+	line := "\nAlso named: "
+	if count(narrative+line+names[0]) > room {
+		return narrative
+	}
+	// The largest prefix of names that fits, by bisection (count is
+	// monotone in the names added).
+	lo, hi := 1, len(names)
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if count(narrative+line+strings.Join(names[:mid], ", ")) <= room {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return narrative + line + strings.Join(names[:lo], ", ")
 }
 
 // participantsOf returns the role labels of msgs, in order of appearance.

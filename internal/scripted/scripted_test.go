@@ -102,3 +102,35 @@ func TestNewSummarizer(t *testing.T) {
 	require.Len(t, calls, 1)
 	assert.NoError(t, calls[0].Err)
 }
+
+// TestModelNamesPastTheList: the entities the context list has no room
+// for (past prompts.MaxItems) are written in the narrative.
+func TestModelNamesPastTheList(t *testing.T) {
+	c := testCounter(t)
+	var text strings.Builder
+	for i := 0; i < 2*prompts.MaxItems; i++ {
+		fmt.Fprintf(&text, "I will check helper_%03d. ", i)
+	}
+	msgs := []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeHuman, "Fix the bug."),
+		llms.TextParts(llms.ChatMessageTypeAI, text.String()),
+	}
+	req := &summary.Request{Messages: msgs, MaxTokens: 2_000, Count: c.Count}
+	prompt := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "<message index=1 role=user>")}
+	resp, err := Model{Counter: c}.GenerateContent(WithRequest(context.Background(), req), prompt)
+	require.NoError(t, err)
+	sum, err := prompts.ParseSummary(resp.Choices[0].Content)
+	require.NoError(t, err)
+	assert.Len(t, sum.Context.DomainEntities, prompts.MaxItems, "the list is full")
+	assert.Contains(t, sum.Summary, "helper_000", "the oldest name, past the list, in the narrative")
+	assert.NotContains(t, sum.Context.DomainEntities, "helper_000")
+}
+
+func TestWithoutCarriedLists(t *testing.T) {
+	text := "Fixed the parser.\nCommands: go test (exit 1)\nDecisions:\n- keep the API\n- no new deps\nUnresolved:\n- why slow?\nEntities: Parse, lexer_state"
+	all := summary.Context{Decisions: []string{"keep the API"}, Unresolved: []string{"why slow?"}, DomainEntities: []string{"Parse"}}
+	assert.Equal(t, "Fixed the parser.\nCommands: go test (exit 1)", withoutCarriedLists(text, all), "the lists the context carries go")
+	assert.Equal(t, "Fixed the parser.\nCommands: go test (exit 1)\nUnresolved:\n- why slow?\nEntities: Parse, lexer_state",
+		withoutCarriedLists(text, summary.Context{Decisions: []string{"keep the API"}}), "a list the context does not carry stays")
+	assert.Equal(t, "Entities: only a narrative line", withoutCarriedLists("Entities: only a narrative line", all), "the first line is narrative")
+}
