@@ -244,7 +244,7 @@
 // # The window
 //
 // The engine is given a window of the history (the engine's
-// compact.History keeps it): the leading system messages, the earlier
+// conversation.Log keeps it): the leading system messages, the earlier
 // messages it keeps (the task, which it pins, and any other message it has
 // not dropped), and every message from the summarized-up-to position on.
 // Every other message before that position is covered by the summary

@@ -173,12 +173,12 @@ func (m *Memory) step(ctx context.Context, t *turn, gate compact.SummarizeGate) 
 func (m *Memory) recordResultLocked(res *compact.Result, call *engineCall) conversation.Step {
 	n := call.N
 	m.seen = n
-	pos := m.win.Positions(call.HistoryInput) // before the window moves
+	pos := m.win.Positions(call.Input) // before the window moves
 	var audit conversation.Audit
 	if conversation.NewSummary(res) != nil {
 		audit = m.auditLocked(res.Summary, call)
 	}
-	m.win.Advance(call.HistoryInput, res) // past what the session summarizes, or the turns the window left
+	m.win.Advance(call.Input, res) // past what the session summarizes, or the turns the window left
 	audit.UpTo = m.win.Start()
 	m.view = m.buildViewLocked(res, n, call.From, pos)
 	m.noteRefsLocked(res, pos)

@@ -6,6 +6,7 @@ import (
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/budget"
+	"github.com/agentcompact/compact/conversation"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -82,7 +83,7 @@ func (m *Memory) newPending(in string) *pendingInput {
 }
 
 // engineCall is the input of one engine call over the history as read:
-// the window's messages it is given (compact.History.Input: all, or with
+// the window's messages it is given (conversation.Log.Input: all, or with
 // WithWindowTurns those from the turn start on, besides the leading system
 // messages), the pending input, if any, and the tokens reserved beside
 // them (compact.WithReserve): the prompt reserve, the room of the load's
@@ -98,7 +99,7 @@ func (m *Memory) newPending(in string) *pendingInput {
 // resort could cut it, are its tokens reserved instead: the engine never
 // cuts a reserve.
 type engineCall struct {
-	compact.HistoryInput
+	conversation.Input
 	pend    *pendingInput
 	last    bool   // the pending input is given as the latest human message (compact.WithPending)
 	pendID  string // its id then: the one it will have in the history
@@ -118,9 +119,9 @@ func (c *engineCall) options() []compact.CallOption {
 // engineCallLocked builds the engine call over the whole history as read,
 // reusing scratch's slices when not nil (the caller holds m.engineMu and
 // the call is over before the next one). Requires m.mu.
-func (m *Memory) engineCallLocked(pend *pendingInput, scratch *compact.HistoryInput) engineCall {
+func (m *Memory) engineCallLocked(pend *pendingInput, scratch *conversation.Input) engineCall {
 	from := m.win.TurnStart(m.win.Len(), m.o.windowTurns)
-	c := engineCall{HistoryInput: m.win.Input(from, scratch), pend: pend}
+	c := engineCall{Input: m.win.Input(from, scratch), pend: pend}
 	c.reserve = m.reserveFor(pend) // retrieve.go
 	if pend != nil {
 		c.last = m.c.PendingFits(c.Messages, c.reserve, pend.mc)

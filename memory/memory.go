@@ -56,8 +56,8 @@ type Memory struct {
 	// The tokens of the prompt reserve (WithPromptReserve), set once by New.
 	reserveTok int
 	// scratch holds the engine calls' inputs made under engineMu
-	// (compact.History.Input reuses its slices).
-	scratch compact.HistoryInput
+	// (conversation.Log.Input reuses its slices).
+	scratch conversation.Input
 
 	// The locks, in the order they are taken (a goroutine holding one
 	// takes only those after it): engineMu; the conversation's lock
@@ -74,9 +74,9 @@ type Memory struct {
 	mu sync.Mutex
 	// msgs are the history's messages as it returned them, and win the
 	// same in the engine's form, with their ids, counts and the window the
-	// engine is given (compact.History).
+	// engine is given (conversation.Log).
 	msgs       []llms.ChatMessage
-	win        *compact.History
+	win        *conversation.Log
 	epoch      uint64
 	epochKnown bool
 	histNil    bool // the history's last Messages() result was nil
@@ -140,7 +140,7 @@ func New(c *compact.Compactor, opts ...Option) *Memory {
 	}
 	m.inc, _ = m.hist.(store.IncrementalHistory)
 	m.sess = compact.NewSession(o.sessionID)
-	m.win = compact.NewHistory(o.minWindow)
+	m.win = conversation.NewLog(o.minWindow)
 	m.setupReserve()
 	switch {
 	case o.pool != nil:

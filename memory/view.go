@@ -101,7 +101,7 @@ func (m *Memory) stateViewLocked(ctx context.Context) cachedView {
 		c := m.engineCallLocked(nil, nil)
 		res, err := m.c.View(ctx, m.sess, c.Messages, append(c.options(), m.recallHintOption())...)
 		if err == nil {
-			pos := m.win.Positions(c.HistoryInput)
+			pos := m.win.Positions(c.Input)
 			v.msgs, v.summary = m.mapResultLocked(res, pos)
 			m.noteRefsLocked(res, pos)
 			v.tokens, v.engineLen, v.from = res.Tokens, len(res.Messages), c.From

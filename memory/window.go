@@ -9,7 +9,7 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-// The Memory gives the engine a window of the history (compact.History,
+// The Memory gives the engine a window of the history (conversation.Log,
 // m.win): its leading system messages, the messages before the
 // summarized-up-to position that the engine keeps, and every message from
 // that position on; the messages the session summarized are left out, so

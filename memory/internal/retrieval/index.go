@@ -1,7 +1,7 @@
 package retrieval
 
 import (
-	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/conversation"
 	"github.com/agentcompact/compact/store"
 )
 
@@ -17,7 +17,7 @@ func (ts *Terms) EnableIndex() { ts.indexed = true }
 // first, as store.ChatHistory's search ranks them, having first indexed the
 // messages of win not indexed yet (gen as for [Terms.Relevant]). Without
 // [Terms.EnableIndex] it finds nothing. Requires the lock of win.
-func (ts *Terms) Search(win *compact.History, gen uint64, query string, limit int) []store.Hit {
+func (ts *Terms) Search(win *conversation.Log, gen uint64, query string, limit int) []store.Hit {
 	if !ts.indexed {
 		return nil
 	}

@@ -4,7 +4,7 @@ import (
 	"math"
 	"strings"
 
-	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/conversation"
 	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/store"
 )
@@ -37,7 +37,7 @@ type Terms struct {
 // update counts the words of the history's messages not counted yet (all
 // of them again when the history was replaced: another generation gen, or
 // another message at the last position counted).
-func (ts *Terms) update(win *compact.History, gen uint64) {
+func (ts *Terms) update(win *conversation.Log, gen uint64) {
 	if ts.df == nil || ts.gen != gen || ts.n > win.Len() || (ts.n > 0 && win.ID(ts.n-1) != ts.lastID) {
 		*ts = Terms{gen: gen, df: map[string]int{}, indexed: ts.indexed}
 		if ts.indexed {
@@ -64,7 +64,7 @@ func (ts *Terms) update(win *compact.History, gen uint64) {
 // the query terms the messages contain, over those of all query terms that
 // occur in the history at all (a word no message holds cannot be matched).
 // 0 when no query term occurs.
-func (ts *Terms) relevance(win *compact.History, terms []string, pos ...int) float64 {
+func (ts *Terms) relevance(win *conversation.Log, terms []string, pos ...int) float64 {
 	has := map[string]bool{}
 	for _, p := range pos {
 		if p >= 0 && p < win.Len() {
@@ -96,7 +96,7 @@ func (ts *Terms) relevance(win *compact.History, terms []string, pos ...int) flo
 // modified), having first counted the words of the messages of win not
 // counted yet (gen is the owner's state generation: a new one counts
 // again). Requires the lock of win.
-func (ts *Terms) Relevant(win *compact.History, gen uint64, query string, hits []store.Hit) []store.Hit {
+func (ts *Terms) Relevant(win *conversation.Log, gen uint64, query string, hits []store.Hit) []store.Hit {
 	ts.update(win, gen)
 	terms := store.SearchKeys(query)
 	out := hits[:0:0]
@@ -115,7 +115,7 @@ func (ts *Terms) Relevant(win *compact.History, gen uint64, query string, hits [
 // of the history holds, as [store.SearchIndex] does not. "" when every
 // word is common: then there is nothing worth a search. gen and the lock
 // are as for [Terms.Relevant].
-func (ts *Terms) RareQuery(win *compact.History, gen uint64, query string) string {
+func (ts *Terms) RareQuery(win *conversation.Log, gen uint64, query string) string {
 	ts.update(win, gen)
 	words := store.SearchTerms(query)
 	kept := words[:0]

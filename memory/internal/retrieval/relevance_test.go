@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/conversation"
 	"github.com/agentcompact/compact/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -22,8 +22,8 @@ func chatTurn(i int) (in, out string) {
 }
 
 // chatHistory returns a history of the first n turns of chatTurn.
-func chatHistory(n int) *compact.History {
-	h := compact.NewHistory(0)
+func chatHistory(n int) *conversation.Log {
+	h := conversation.NewLog(0)
 	for i := range n {
 		in, out := chatTurn(i)
 		h.Append(llms.TextParts(llms.ChatMessageTypeHuman, in))
