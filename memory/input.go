@@ -7,6 +7,7 @@ import (
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/conversation"
+	"github.com/agentcompact/compact/memory/internal/retrieval"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -72,7 +73,7 @@ func pickInput(inputs map[string]any, key string) (in string, ok bool) {
 type pendingInput struct {
 	mc  llms.MessageContent
 	tok int
-	ret *retrievalPlan // the load's retrieval (retrieve.go), or nil
+	ret *retrieval.Plan // the load's retrieval (retrieve.go), or nil
 }
 
 // newPending returns the pending input for in, counted (once: the engine

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/conversation"
 	"github.com/agentcompact/compact/internal/idtext"
+	"github.com/agentcompact/compact/memory/internal/retrieval"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/schema"
@@ -83,14 +85,20 @@ type Memory struct {
 	sess       *compact.Session
 	verified   []recordKey // chain records checked against the history
 	seen       int         // history length of the last engine call
-	gen        uint64      // incremented whenever the state is replaced
+	// gen is incremented whenever the state or the history is replaced
+	// (a take, a reset, a changed history): a step notices a replacement
+	// during its engine call before recording the result into the Memory
+	// (the Copy's own replacement count guards only its commit).
+	gen        uint64
 	view       cachedView
 	recallRefs map[string]int // ref -> history position of a compacted original (recall.go)
 	lossy      bool           // the history drops tool calls or tool messages
 	closed     bool
 	async      bool
-	bg         background     // async.go
-	rt         retrievalState // retrieve.go
+	bg         background          // async.go
+	rt         retrieval.Retriever // retrieve.go; its stats and word counts under mu
+	// recallTaken: RecallTool was called (recallOffered).
+	recallTaken atomic.Bool
 }
 
 var _ schema.Memory = (*Memory)(nil)

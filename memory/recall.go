@@ -106,7 +106,7 @@ func (s recallSource) Search(ctx context.Context, query string, limit int) ([]st
 // summary ends with a pointer to it (compact.RecallHint); before, it has
 // none, with retrieval on or off ([WithRetrieval]).
 func (m *Memory) RecallTool() tools.Tool {
-	if m.rt.recallTaken.CompareAndSwap(false, true) {
+	if m.recallTaken.CompareAndSwap(false, true) {
 		// The summary points to it from now on (policy.go): the cached
 		// view's summary message has no hint.
 		m.mu.Lock()

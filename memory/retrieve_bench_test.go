@@ -132,8 +132,8 @@ func BenchmarkSemanticColdCache(b *testing.B) {
 	cut := m.win.Len() - 40
 	b.ReportAllocs()
 	for b.Loop() {
-		m.rt.sem.Forget()
-		if _, err := m.rt.sem.Hits(ctx, "Where does Marisol live, and what does she do?", cut, m.win, &m.mu); err != nil {
+		m.rt.Sem.Forget()
+		if _, err := m.rt.Sem.Hits(ctx, "Where does Marisol live, and what does she do?", cut, m.win, &m.mu); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -19,7 +19,6 @@ type cachedView struct {
 	summary   int                // index of the summary message in msgs, or -1
 	tokens    int                // the engine's token count of the view
 	engineLen int                // len(Result.Messages) it was built from, -1 if none
-	gen       uint64             // m.gen when built
 	text      string             // the buffer string of msgs, when textOK
 	textOK    bool
 	prefixes  [2]string // the human and AI prefixes of text
@@ -37,10 +36,10 @@ type cachedView struct {
 // not applied then); with WithWindowTurns it is the window's messages
 // verbatim.
 func (m *Memory) buildViewLocked(res *compact.Result, n, from int, pos []int) cachedView {
-	v := cachedView{valid: true, n: n, from: from, summary: -1, tokens: res.Tokens, engineLen: len(res.Messages), gen: m.gen}
+	v := cachedView{valid: true, n: n, from: from, summary: -1, tokens: res.Tokens, engineLen: len(res.Messages)}
 	// Between compactions the engine's output is the previous one plus the
 	// new messages, unchanged (prefix stability): extend the previous view.
-	if old := m.view; old.valid && old.gen == m.gen && old.from == from && old.engineLen >= 0 && !res.Compacted && len(res.Repairs) == 0 &&
+	if old := m.view; old.valid && old.from == from && old.engineLen >= 0 && !res.Compacted && len(res.Repairs) == 0 &&
 		old.n <= n && len(res.Messages) == old.engineLen+n-old.n &&
 		(n == old.n || msg.Equal(res.Messages[len(res.Messages)-1], m.win.Message(n-1))) {
 		v.summary = old.summary
@@ -96,7 +95,7 @@ func (m *Memory) mapResultLocked(res *compact.Result, pos []int) ([]llms.ChatMes
 // turns).
 func (m *Memory) stateViewLocked(ctx context.Context) cachedView {
 	n := len(m.msgs)
-	v := cachedView{valid: true, n: n, summary: -1, tokens: -1, engineLen: -1, gen: m.gen}
+	v := cachedView{valid: true, n: n, summary: -1, tokens: -1, engineLen: -1}
 	if m.c != nil {
 		c := m.engineCallLocked(nil, nil)
 		res, err := m.c.View(ctx, m.sess, c.Messages, append(c.options(), m.recallHintOption())...)

@@ -55,12 +55,14 @@ func (m *Memory) freshLocked() {
 	m.view = cachedView{}
 	m.gen++
 	m.win.ResetWindow()
+	m.rt.Reset()
 }
 
 // replaceAllLocked sets the messages to msgs, keeping what is unchanged: the
 // compaction state survives when only messages the engine has not seen yet
-// changed, else it is reset. Either way a change starts a new generation,
-// so a compaction running meanwhile runs again on the messages as they are.
+// changed, else it is reset. Either way the cached view and the retrieval's
+// word counts are dropped, and a change starts a new generation (m.gen), so
+// a compaction running meanwhile runs again on the messages as they are.
 func (m *Memory) replaceAllLocked(msgs []llms.ChatMessage) {
 	d := 0
 	for d < len(m.msgs) && d < len(msgs) && unchanged(m.msgs[d], msgs[d]) {
@@ -81,6 +83,8 @@ func (m *Memory) replaceAllLocked(msgs []llms.ChatMessage) {
 	}
 	m.msgs = m.msgs[:d:d]
 	m.win.Truncate(d)
+	m.rt.Reset()
+	m.view = cachedView{}
 	m.appendLocked(msgs[d:])
 	// An engine call in flight was given the messages as they were: its
 	// result must not be recorded over these (step sees the generation

@@ -41,6 +41,24 @@ type SemanticConfig struct {
 	Limit int
 }
 
+// The defaults of a SemanticConfig's Threshold and Limit
+// (memory.DefaultSemanticThreshold, memory.DefaultEmbeddingLimit).
+const (
+	DefaultThreshold = 0.5
+	DefaultLimit     = 4096
+)
+
+// withDefaults returns c with the defaults in place of values out of range.
+func (c SemanticConfig) withDefaults() SemanticConfig {
+	if c.Threshold <= 0 || c.Threshold > 1 {
+		c.Threshold = DefaultThreshold
+	}
+	if c.Limit < 1 {
+		c.Limit = DefaultLimit
+	}
+	return c
+}
+
 // Semantic is the semantic ranking of a history's messages against an
 // input by the cosine of their embeddings, with the cache of the messages'
 // vectors (by message id). Configure it once before use; its methods are
