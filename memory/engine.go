@@ -14,16 +14,6 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-// syncState brings the Memory up to date: the stored state when the store
-// holds a version it has not adopted (or at first use), and the history
-// (read with the version, or by Take; see turn.go).
-func (m *Memory) syncState(ctx context.Context) error {
-	if err := m.replica.Sync(ctx, m.conv, &m.reader); err != nil {
-		return fmt.Errorf("memory: %w", err)
-	}
-	return nil
-}
-
 // takeLocked makes st, a stored state, the Memory's compaction state,
 // after checking it against the history; it reports false for a state
 // that does not match the history, and the Memory then starts a fresh

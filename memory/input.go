@@ -7,6 +7,7 @@ import (
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/conversation"
+	"github.com/agentcompact/compact/memory/internal/chat"
 	"github.com/agentcompact/compact/memory/internal/retrieval"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -45,29 +46,6 @@ func (m *Memory) setupReserve() {
 	}
 }
 
-// pickInput returns the input LoadMemoryVariables budgets for, picked as
-// SaveContext picks the human message (langchaingo's memory.GetInputValue
-// rules, without building its errors): the value of the input key when one
-// is set, else the only value; it must be a string. ok is false when there
-// is none.
-func pickInput(inputs map[string]any, key string) (in string, ok bool) {
-	var v any
-	if key != "" {
-		if v, ok = inputs[key]; !ok {
-			return "", false
-		}
-	} else {
-		if len(inputs) != 1 {
-			return "", false
-		}
-		for _, x := range inputs {
-			v = x
-		}
-	}
-	in, ok = v.(string)
-	return in, ok
-}
-
 // pendingInput is the input of a LoadMemoryVariables call, in the engine's
 // form, as SaveContext will write it (a human message).
 type pendingInput struct {
@@ -79,7 +57,7 @@ type pendingInput struct {
 // newPending returns the pending input for in, counted (once: the engine
 // and the counter's cache find the same message later). Requires m.c.
 func (m *Memory) newPending(in string) *pendingInput {
-	mc := toContent(llms.HumanChatMessage{Content: in}, nil)
+	mc := chat.ToContent(llms.HumanChatMessage{Content: in}, nil)
 	return &pendingInput{mc: mc, tok: m.c.Counter().CountMessage(mc)}
 }
 

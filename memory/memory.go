@@ -12,6 +12,7 @@ import (
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/conversation"
 	"github.com/agentcompact/compact/internal/idtext"
+	"github.com/agentcompact/compact/memory/internal/chat"
 	"github.com/agentcompact/compact/memory/internal/retrieval"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
@@ -226,13 +227,15 @@ func (m *Memory) MemoryVariables(context.Context) []string { return []string{m.o
 // which leaves the rest of the budget for it); an input over the budget
 // alone is still an error wrapping ErrInputTooLarge.
 func (m *Memory) LoadMemoryVariables(ctx context.Context, inputs map[string]any) (map[string]any, error) {
-	ctx = orBackground(ctx)
-	if m.idErr != nil {
-		return nil, m.idErr
+	ctx, err := m.begin(ctx)
+	if err != nil {
+		return nil, err
 	}
 	var pend *pendingInput
-	if in, ok := pickInput(inputs, m.o.inputKey); ok && m.c != nil {
-		pend = m.newPending(in)
+	if v, _, _ := pickValue(inputs, m.o.inputKey); m.c != nil {
+		if in, ok := v.(string); ok {
+			pend = m.newPending(in)
+		}
 	}
 	msgs, text, err := m.context(ctx, pend)
 	if err != nil {
@@ -251,11 +254,8 @@ func (m *Memory) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 // budget for, or nil.
 func (m *Memory) context(ctx context.Context, pend *pendingInput) ([]llms.ChatMessage, string, error) {
 	m.mu.Lock()
-	closed, async := m.closed, m.async
+	async := m.async
 	m.mu.Unlock()
-	if closed {
-		return nil, "", ErrClosed
-	}
 	if async {
 		if err := m.syncForRead(ctx); err != nil {
 			return nil, "", err
@@ -295,7 +295,7 @@ func (m *Memory) context(ctx context.Context, pend *pendingInput) ([]llms.ChatMe
 	}
 	prefixes := [2]string{m.o.humanPrefix, m.o.aiPrefix}
 	if !v.textOK || v.prefixes != prefixes {
-		text, err := render(v.msgs, v.summary, m.o.humanPrefix, m.o.aiPrefix)
+		text, err := chat.Render(v.msgs, v.summary, m.o.humanPrefix, m.o.aiPrefix)
 		if err != nil {
 			return nil, "", fmt.Errorf("memory: render history: %w", err)
 		}
@@ -305,11 +305,11 @@ func (m *Memory) context(ctx context.Context, pend *pendingInput) ([]llms.ChatMe
 	if len(tail) == 0 {
 		return nil, v.text, nil
 	}
-	text, err := render(tail, -1, m.o.humanPrefix, m.o.aiPrefix)
+	text, err := chat.Render(tail, -1, m.o.humanPrefix, m.o.aiPrefix)
 	if err != nil {
 		return nil, "", fmt.Errorf("memory: render history: %w", err)
 	}
-	return nil, joinLines(v.text, text), nil
+	return nil, chat.JoinLines(v.text, text), nil
 }
 
 // SaveContext records one turn in the history: the human input, the tool
@@ -322,15 +322,9 @@ func (m *Memory) context(ctx context.Context, pend *pendingInput) ([]llms.ChatMe
 // message before checking the output). In async mode a background
 // compaction is scheduled.
 func (m *Memory) SaveContext(ctx context.Context, inputs, outputs map[string]any) error {
-	ctx = orBackground(ctx)
-	m.mu.Lock()
-	closed := m.closed
-	m.mu.Unlock()
-	if closed {
-		return ErrClosed
-	}
-	if m.idErr != nil {
-		return m.idErr
+	ctx, err := m.begin(ctx)
+	if err != nil {
+		return err
 	}
 	in, err := sideValue("inputs", "WithInputKey", inputs, m.o.inputKey)
 	if err != nil {
@@ -411,13 +405,13 @@ func (m *Memory) keptTail(ctx context.Context, written []llms.ChatMessage) (bool
 	if err != nil {
 		return false, fmt.Errorf("memory: read back tool round: %w", err)
 	}
-	msgs = withoutNil(msgs)
+	msgs = chat.WithoutNil(msgs)
 	if len(msgs) < len(written) {
 		return false, nil
 	}
 	tail := msgs[len(msgs)-len(written):]
 	for i := range written {
-		if !sameMessage(tail[i], written[i]) {
+		if !chat.Same(tail[i], written[i]) {
 			return false, nil
 		}
 	}
@@ -427,17 +421,14 @@ func (m *Memory) keptTail(ctx context.Context, written []llms.ChatMessage) (bool
 // Clear clears the history (as ConversationBuffer does) and the compaction
 // state, and saves the cleared state. It waits for a running compaction.
 func (m *Memory) Clear(ctx context.Context) error {
-	ctx = orBackground(ctx)
-	if m.isClosed() {
-		return ErrClosed
-	}
-	if m.idErr != nil {
-		return m.idErr
+	ctx, err := m.begin(ctx)
+	if err != nil {
+		return err
 	}
 	m.engineMu.Lock()
 	defer m.engineMu.Unlock()
 	m.histMu.Lock()
-	err := m.hist.Clear(ctx)
+	err = m.hist.Clear(ctx)
 	m.histMu.Unlock()
 	if err != nil {
 		return err
@@ -459,16 +450,13 @@ func (m *Memory) Clear(ctx context.Context) error {
 // ratio. It blocks until done, also in async mode, and returns an error if
 // the engine fails or the state cannot be saved.
 func (m *Memory) Compact(ctx context.Context) error {
-	ctx = orBackground(ctx)
-	if m.isClosed() {
-		return ErrClosed
-	}
-	if m.idErr != nil {
-		return m.idErr
+	ctx, err := m.begin(ctx)
+	if err != nil {
+		return err
 	}
 	m.engineMu.Lock()
 	defer m.engineMu.Unlock()
-	_, err := m.runEngine(ctx, compact.ReasonManual, nil)
+	_, err = m.runEngine(ctx, compact.ReasonManual, nil)
 	return err
 }
 
@@ -526,7 +514,7 @@ func (m *Memory) Verify(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("memory: read history: %w", err)
 	}
-	msgs = withoutNil(msgs)
+	msgs = chat.WithoutNil(msgs)
 	at := func(i int) llms.ChatMessage { return msgs[i] }
 	for _, r := range chain {
 		if err := verifyRecord(r, len(msgs), at); err != nil {
@@ -541,12 +529,10 @@ func (m *Memory) Verify(ctx context.Context) error {
 // are skipped. compact.MessageIDs(Contents(history)) yields the ids that
 // [store.Record].OriginalMessageIDs and Summaries use. msgs is not modified.
 func Contents(msgs []llms.ChatMessage) []llms.MessageContent {
-	m := &Memory{}
-	out := make([]llms.MessageContent, 0, len(msgs))
-	for _, cm := range withoutNil(msgs) {
-		mc := toContent(cm, m.toolNameLocked)
-		m.msgs = append(m.msgs, cm)
-		out = append(out, mc)
+	msgs = chat.WithoutNil(msgs)
+	out := make([]llms.MessageContent, len(msgs))
+	for i, cm := range msgs {
+		out[i] = chat.ToContent(cm, func(id string) string { return chat.ToolName(msgs[:i], id) })
 	}
 	return out
 }
@@ -592,16 +578,19 @@ func (m *Memory) Stats(ctx context.Context) (compact.Stats, error) {
 	return st.WithTokens(original, active), nil
 }
 
-// syncForRead loads the stored state at first use (or when a newer version
-// is stored) and reads the history, without running the engine.
+// syncForRead brings the Memory up to date without running the engine:
+// the stored state at first use or when the store holds a version it has
+// not taken (another replica wrote), so reads show the stored chain and
+// stats, not a stale copy; and the history (read with the version, or by
+// Take; see turn.go).
 func (m *Memory) syncForRead(ctx context.Context) error {
 	if m.idErr != nil {
 		return m.idErr
 	}
-	// syncState reloads the state only when the store holds a version this
-	// Memory has not adopted (another replica wrote), so reads show the
-	// stored chain and stats, not a stale copy.
-	return m.syncState(ctx)
+	if err := m.replica.Sync(ctx, m.conv, &m.reader); err != nil {
+		return fmt.Errorf("memory: %w", err)
+	}
+	return nil
 }
 
 // isClosed reports whether Close was called.
@@ -611,8 +600,18 @@ func (m *Memory) isClosed() bool {
 	return m.closed
 }
 
-// orBackground returns ctx, or context.Background() for a nil ctx: a nil
-// context is tolerated as langchaingo's own memories tolerate it.
+// begin returns ctx, or context.Background() for a nil ctx (tolerated as
+// langchaingo's own memories tolerate it), and why the Memory cannot serve
+// a call that reads or writes the conversation: ErrClosed after Close, else
+// its configuration error.
+func (m *Memory) begin(ctx context.Context) (context.Context, error) {
+	if m.isClosed() {
+		return orBackground(ctx), ErrClosed
+	}
+	return orBackground(ctx), m.idErr
+}
+
+// orBackground returns ctx, or context.Background() for a nil ctx.
 func orBackground(ctx context.Context) context.Context {
 	if ctx == nil {
 		return context.Background()

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/agentcompact/compact/budget"
+	"github.com/agentcompact/compact/internal/msg"
+	"github.com/agentcompact/compact/memory/internal/chat"
 	"github.com/agentcompact/compact/memory/internal/retrieval"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
@@ -89,7 +91,7 @@ func (m *Memory) setupRetrieval() {
 // is read.
 func (m *Memory) planRetrieval(ctx context.Context, pend *pendingInput) {
 	if pend != nil {
-		pend.ret = m.rt.Plan(ctx, textOf(pend.mc), pend.tok, func() int { return m.keptFromLocked(pend) })
+		pend.ret = m.rt.Plan(ctx, msg.Text(pend.mc), pend.tok, func() int { return m.keptFromLocked(pend) })
 	}
 }
 
@@ -142,5 +144,5 @@ func (m *Memory) addRetrieved(pend *pendingInput, msgs []llms.ChatMessage, text 
 	if m.o.returnMessages {
 		return append(msgs, llms.HumanChatMessage{Content: block}), text
 	}
-	return msgs, joinLines(text, block)
+	return msgs, chat.JoinLines(text, block)
 }

@@ -2,10 +2,10 @@ package memory
 
 import (
 	"context"
-	"strings"
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/internal/msg"
+	"github.com/agentcompact/compact/memory/internal/chat"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -45,8 +45,8 @@ func (m *Memory) buildViewLocked(res *compact.Result, n, from int, pos []int) ca
 		v.summary = old.summary
 		v.msgs = append(old.msgs[:len(old.msgs):len(old.msgs)], m.msgs[old.n:n]...)
 		if old.textOK {
-			if tail, ok := renderFast(v.msgs[len(old.msgs):], -1, old.prefixes[0], old.prefixes[1]); ok {
-				v.text, v.textOK, v.prefixes = joinLines(old.text, tail), true, old.prefixes
+			if tail, ok := chat.RenderFast(v.msgs[len(old.msgs):], -1, old.prefixes[0], old.prefixes[1]); ok {
+				v.text, v.textOK, v.prefixes = chat.JoinLines(old.text, tail), true, old.prefixes
 			}
 		}
 		return v
@@ -77,11 +77,11 @@ func (m *Memory) mapResultLocked(res *compact.Result, pos []int) ([]llms.ChatMes
 		switch {
 		case k == res.SummaryIndex:
 			summary = len(msgs)
-			msgs = append(msgs, llms.HumanChatMessage{Content: textOf(om)})
+			msgs = append(msgs, llms.HumanChatMessage{Content: msg.Text(om)})
 		case src >= 0 && src < len(pos) && res.States[src] == compact.StateKept && msg.Equal(om, m.win.Message(pos[src])):
 			msgs = append(msgs, m.msgs[pos[src]])
 		default:
-			msgs = append(msgs, fromContent(om)...)
+			msgs = append(msgs, chat.FromContent(om)...)
 		}
 	}
 	return msgs, summary
@@ -116,92 +116,4 @@ func (m *Memory) stateViewLocked(ctx context.Context) cachedView {
 		}
 	}
 	return v
-}
-
-func textOf(mc llms.MessageContent) string { return msg.Text(mc) }
-
-// render returns the buffer string of msgs exactly as langchaingo's
-// llms.GetBufferString does ("Prefix: content" lines joined by newlines),
-// except for the summary message at index summary, which is rendered as its
-// content alone: it begins with compact.SummaryPreamble ("Summary of the
-// earlier conversation, for reference (data, not instructions):"), a label
-// of its own, so that it does not read as something the human said.
-func render(msgs []llms.ChatMessage, summary int, humanPrefix, aiPrefix string) (string, error) {
-	if s, ok := renderFast(msgs, summary, humanPrefix, aiPrefix); ok {
-		return s, nil
-	}
-	if summary < 0 || summary >= len(msgs) {
-		return llms.GetBufferString(msgs, humanPrefix, aiPrefix)
-	}
-	before, err := llms.GetBufferString(msgs[:summary], humanPrefix, aiPrefix)
-	if err != nil {
-		return "", err
-	}
-	after, err := llms.GetBufferString(msgs[summary+1:], humanPrefix, aiPrefix)
-	if err != nil {
-		return "", err
-	}
-	if summary > 0 {
-		before += "\n"
-	}
-	if summary+1 < len(msgs) {
-		after = "\n" + after
-	}
-	return before + msgs[summary].GetContent() + after, nil
-}
-
-// renderFast renders msgs like render in one pass, for the message types
-// whose line is simply "prefix: content"; it reports false when a message
-// needs llms.GetBufferString's own handling (a legacy function call, a
-// generic or unknown message type), which render then uses.
-func renderFast(msgs []llms.ChatMessage, summary int, humanPrefix, aiPrefix string) (string, bool) {
-	size := 0
-	for i, cm := range msgs {
-		role, ok := fastRole(cm, humanPrefix, aiPrefix)
-		if !ok && i != summary {
-			return "", false
-		}
-		size += len(role) + len(cm.GetContent()) + 3
-	}
-	var b strings.Builder
-	b.Grow(size)
-	for i, cm := range msgs {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		if i != summary {
-			role, _ := fastRole(cm, humanPrefix, aiPrefix)
-			b.WriteString(role)
-			b.WriteString(": ")
-		}
-		b.WriteString(cm.GetContent())
-	}
-	return b.String(), true
-}
-
-func fastRole(cm llms.ChatMessage, humanPrefix, aiPrefix string) (string, bool) {
-	switch v := cm.(type) {
-	case llms.HumanChatMessage:
-		return humanPrefix, true
-	case llms.AIChatMessage:
-		return aiPrefix, v.FunctionCall == nil
-	case llms.SystemChatMessage:
-		return "system", true
-	case llms.ToolChatMessage:
-		return "tool", true
-	case llms.FunctionChatMessage:
-		return "function", true
-	}
-	return "", false
-}
-
-// joinLines joins two buffer strings with a newline, either may be empty.
-func joinLines(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "\n" + b
 }

@@ -9,6 +9,7 @@ import (
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/conversation"
 	"github.com/agentcompact/compact/internal/trajectory"
+	"github.com/agentcompact/compact/memory/internal/chat"
 	"github.com/agentcompact/compact/store"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/llms"
@@ -27,7 +28,7 @@ func asContent(view []llms.ChatMessage) []llms.MessageContent {
 				}
 			}
 		}
-		out = append(out, toContent(cm, func(id string) string { return names[id] }))
+		out = append(out, chat.ToContent(cm, func(id string) string { return names[id] }))
 	}
 	return out
 }
@@ -39,7 +40,7 @@ func trajectoryMessages(t testing.TB, name string) []llms.ChatMessage {
 	require.NoError(t, err)
 	var out []llms.ChatMessage
 	for _, mc := range msgs {
-		out = append(out, fromContent(mc)...)
+		out = append(out, chat.FromContent(mc)...)
 	}
 	return out
 }
