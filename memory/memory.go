@@ -66,14 +66,15 @@ type Memory struct {
 	// takes only those after it): engineMu; the conversation's lock
 	// (conversation.Replica, per session id, held through a turn); the
 	// copy's take lock (conversation.Copy, while a stored state is taken);
-	// histMu; mu; last, the copy's own lock (conversation.Copy) or the
-	// worker pool's (pool.go: a submit under mu), each of which takes no
-	// other.
+	// histMu; mu (which the retrieval shares: retrieval.Retriever reads
+	// the window under it); last, the copy's own lock (conversation.Copy),
+	// the worker pool's (pool.go: a submit under mu) or the semantic
+	// cache's (retrieval.Semantic, under mu), each of which takes no other.
 	engineMu sync.Mutex // one engine call (and its save) at a time
 	histMu   sync.Mutex // calls into the history, one at a time
 
-	// mu guards the fields below it, the retrieval stats and the
-	// background state (async.go).
+	// mu guards the fields below it, among them the retrieval's word
+	// counts and stats and the background state (async.go).
 	mu sync.Mutex
 	// msgs are the history's messages as it returned them, and win the
 	// same in the engine's form, with their ids, counts and the window the
