@@ -22,11 +22,14 @@ type Config struct {
 	Searcher store.Searcher
 	// Semantic configures the semantic ranking (no embedder: none).
 	Semantic SemanticConfig
-	Counter  *budget.TokenCounter
-	Format   Format
+	// Counter counts the block's tokens (the engine's counter).
+	Counter *budget.TokenCounter
+	// Format is how the block renders its messages.
+	Format Format
 	// Session is the conversation's id, for refs and logs.
 	Session string
-	Log     *slog.Logger
+	// Log receives the failures of searches and of semantic ranking.
+	Log *slog.Logger
 }
 
 // Retriever is the retrieval of one conversation held in a
