@@ -3,10 +3,13 @@
 // summarizer without package summary importing package extractors.
 package toolfacts
 
-import "github.com/agentcompact/compact/extractors"
+import (
+	"github.com/agentcompact/compact/extractors"
+	"github.com/agentcompact/compact/summary"
+)
 
 // Registry condenses tool outputs with Reg (extractors.Default() when nil).
-// It implements summary.Extractors; a summarizer that needs more of the
+// It implements [summary.Extractors]; a summarizer that needs more of the
 // registry than Condense (the rule digest) recovers Reg with a type
 // assertion.
 type Registry struct {
@@ -26,11 +29,13 @@ func (r Registry) Condense(name, arguments, output string) string {
 	return extractors.Format(reg.Extract(extractors.Call{Name: name, Arguments: arguments}, output))
 }
 
-// Of returns the registry behind e when e is a Registry with one, else
-// fallback.
-func Of(e any, fallback *extractors.Registry) *extractors.Registry {
+// Of returns the registry behind e (a request's Extractors) when e is a
+// Registry with one, else fallback.
+func Of(e summary.Extractors, fallback *extractors.Registry) *extractors.Registry {
 	if r, ok := e.(Registry); ok && r.Reg != nil {
 		return r.Reg
 	}
 	return fallback
 }
+
+var _ summary.Extractors = Registry{}
