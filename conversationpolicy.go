@@ -60,3 +60,25 @@ func (w *work) pairTurns() {
 		w.units = append(w.units, r)
 	}
 }
+
+// KeptFrom returns the first of n messages (message i counting tokens(i)
+// tokens, as the compactor's counter counts it) that a compaction by
+// trigger aiming at share of the budget ([WithConversationPolicy]'s share;
+// a share outside (0, 1] means the reset ratio) keeps at least beside a
+// summary of [Compactor.SummaryCap] tokens and reserve tokens
+// ([WithReserve]): the start of the longest suffix that fits what remains
+// of its target. The messages before it are those such a compaction may
+// take out of the context; 0 when every message fits. It reads the counts
+// from the last message back and stops at the first that does not fit.
+func (c *Compactor) KeptFrom(n int, tokens func(i int) int, share float64, reserve int) int {
+	if share <= 0 || share > 1 {
+		share = c.o.reset
+	}
+	room := c.target(ReasonTrigger, c.budget, share) - c.SummaryCap() - reserve
+	for i := n - 1; i >= 0; i-- {
+		if room -= tokens(i); room < 0 {
+			return i + 1
+		}
+	}
+	return 0
+}

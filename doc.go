@@ -58,10 +58,10 @@
 // session has summarized messages, may leave them out of later calls with
 // [WithOmitted]: the output is the same as for the whole history, and the
 // session forgets the omitted ids, so a call's cost follows the window, not
-// the conversation. A [History] does that bookkeeping: it holds the
-// conversation's messages with their ids, builds each call's input
-// ([History.Input]) and moves the window after its Result
-// ([History.Advance]), keeping tool rounds whole as the engine does.
+// the conversation. conversation.Log (package conversation) does that
+// bookkeeping: it holds the conversation's messages with their ids, builds
+// each call's input and moves the window after its Result, keeping tool
+// rounds whole as the engine does.
 // [WithReserve] keeps room for what the caller sends beside the messages,
 // [WithPending] compacts around the caller's next message, and
 // [Compactor.PendingFits] says when that message might be cut and should be

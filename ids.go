@@ -1,6 +1,9 @@
 package compact
 
-import "github.com/tmc/langchaingo/llms"
+import (
+	"github.com/agentcompact/compact/internal/msg"
+	"github.com/tmc/langchaingo/llms"
+)
 
 // MessageIDs returns a stable id for each message, index for index.
 // langchaingo messages carry no ids, so an id is derived from the message's
@@ -10,7 +13,7 @@ import "github.com/tmc/langchaingo/llms"
 // msgs is not modified.
 func MessageIDs(msgs []llms.MessageContent) []string {
 	ids := make([]string, len(msgs))
-	n := MessageNamer{seen: make(map[string]int, len(msgs))}
+	n := msg.NewNamer(len(msgs))
 	for i, m := range msgs {
 		ids[i] = n.Add(m)
 	}

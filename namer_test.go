@@ -3,20 +3,22 @@ package compact
 import (
 	"testing"
 
+	"github.com/agentcompact/compact/internal/msg"
+
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/llms"
 )
 
-// TestMessageNamerMatchesMessageIDs: naming a conversation one message at
+// TestNamerMatchesMessageIDs: naming a conversation one message at
 // a time gives MessageIDs' ids, repeats included; Next predicts Add, and
 // Remove takes back the latest messages so that they are named again the
 // same way.
-func TestMessageNamerMatchesMessageIDs(t *testing.T) {
+func TestNamerMatchesMessageIDs(t *testing.T) {
 	msgs := loadTestTrajectory(t, "sweagent__demo-marshmallow-1867-fc")
 	hi := llms.TextParts(llms.ChatMessageTypeHuman, "hi")
 	msgs = append(msgs[:len(msgs):len(msgs)], hi, hi, hi)
 	want := MessageIDs(msgs)
-	var n MessageNamer
+	var n msg.Namer
 	for i, mc := range msgs {
 		next := n.Next(mc)
 		require.Equal(t, want[i], n.Add(mc), "message %d", i)
@@ -29,7 +31,7 @@ func TestMessageNamerMatchesMessageIDs(t *testing.T) {
 	for i := len(msgs) - 5; i < len(msgs); i++ {
 		require.Equal(t, want[i], n.Add(msgs[i]), "message %d named again", i)
 	}
-	var empty MessageNamer
+	var empty msg.Namer
 	empty.Remove(hi) // nothing to take back: no effect
 	require.Equal(t, MessageIDs([]llms.MessageContent{hi})[0], empty.Add(hi))
 }

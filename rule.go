@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/agentcompact/compact/extractors"
+	"github.com/agentcompact/compact/internal/toolfacts"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -32,10 +33,7 @@ func ruleSummarizer(reg *extractors.Registry, indexTokens int) Summarizer {
 		reg = extractors.Default()
 	}
 	return SummarizerFunc(func(ctx context.Context, req SummarizeRequest) (SummaryRecord, error) {
-		r := reg
-		if req.Extractors != nil {
-			r = req.Extractors
-		}
+		r := toolfacts.Of(req.Extractors, reg)
 		if rec, ok := conversationDigest(req); ok { // chatdigest.go
 			return rec, nil
 		}

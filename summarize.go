@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentcompact/compact/extractors"
 	"github.com/agentcompact/compact/internal/msg"
+	"github.com/agentcompact/compact/internal/toolfacts"
 	"github.com/agentcompact/compact/summary"
 	"github.com/google/uuid"
 	"github.com/tmc/langchaingo/llms"
@@ -77,7 +78,7 @@ func (c *Compactor) summaryRequest(w *work, prev *SummaryRecord, idx []int) Summ
 		MaxTokens:      c.SummaryCap(),
 		MaxInputTokens: c.o.summaryInputCap,
 		Count:          c.counter.Count,
-		Extractors:     c.registry,
+		Extractors:     toolfacts.Registry{Reg: c.registry},
 	}
 	if prev != nil {
 		p := prev.Clone()

@@ -1,7 +1,13 @@
 // Package conversation is a conversation as an adapter (memory.Memory,
-// middleware.Model with a store) holds it: its copy of the stored state
-// and the protocol by which processes (replicas) sharing a store.Store
-// keep that state.
+// middleware.Model with a store) holds it: its messages and the window of
+// them an engine call is given, its copy of the stored state, and the
+// protocol by which processes (replicas) sharing a store.Store keep that
+// state.
+//
+// A [Log] holds a conversation's messages with their ids (as
+// compact.MessageIDs names them) and token counts, and the window of them
+// an engine call is given once a prefix is summarized: [Log.Input] builds
+// the call's input, [Log.Advance] moves the window after its Result.
 //
 // A [Copy] is one process's copy of a conversation's stored state: the
 // version it was synced at, the summary chain, whether it holds a change

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentcompact/compact/extractors"
+	"github.com/agentcompact/compact/internal/toolfacts"
 	"github.com/agentcompact/compact/prompts"
 	"github.com/agentcompact/compact/summary"
 	"github.com/tmc/langchaingo/llms"
@@ -27,17 +28,14 @@ type summarizerInput struct {
 // buildInput renders the prompt of req: condensed, redacted, delimited
 // transcript within the input cap, previous summary folded in.
 func (s *Summarizer) buildInput(req summary.Request, count func(string) int) (summarizerInput, error) {
-	reg := req.Extractors
-	if reg == nil {
-		reg = s.reg
+	tools := req.Extractors
+	if tools == nil {
+		tools = toolfacts.Registry{Reg: s.reg}
 	}
 	calls := extractors.CallsByID(req.Messages)
 	condense := func(r llms.ToolCallResponse) string {
 		call := extractors.ResolveCall(r, calls)
-		if reg.Verbatim(call.Name) {
-			return r.Content
-		}
-		return extractors.Format(reg.Extract(call, r.Content))
+		return tools.Condense(call.Name, call.Arguments, r.Content)
 	}
 
 	vals := promptValues(req)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentcompact/compact/extractors"
+	"github.com/agentcompact/compact/internal/toolfacts"
 	"github.com/agentcompact/compact/mocks"
 	"github.com/agentcompact/compact/prompts"
 	"github.com/agentcompact/compact/summary"
@@ -57,7 +58,7 @@ func baseRequest(msgs []llms.MessageContent) summary.Request {
 		MaxTokens:      500,
 		MaxInputTokens: 8000,
 		Count:          quarterCount,
-		Extractors:     extractors.Default(),
+		Extractors:     toolfacts.Registry{Reg: extractors.Default()},
 	}
 }
 
@@ -568,7 +569,7 @@ func TestLLMSummarizerRedactsAndCondenses(t *testing.T) {
 		}},
 	}
 	req := baseRequest(msgs)
-	req.Extractors = reg
+	req.Extractors = toolfacts.Registry{Reg: reg}
 	req.Previous = &summary.Record{ID: "p", Depth: 1, Summary: "Earlier the user pasted DB_PASSWORD=\"correcthorsebattery\"", KeyPoints: []string{"key xoxb-1234567890-abcdefghij"}}
 	req.Depth = 2
 	_, err := New([]llms.Model{model}).Summarize(context.Background(), req)
@@ -688,7 +689,7 @@ func TestLLMSummarizerForgedDelimiters(t *testing.T) {
 	}
 	reg := extractors.NewRegistry(extractors.WithVerbatim("bash")) // show the output as is
 	req := baseRequest(msgs)
-	req.Extractors = reg
+	req.Extractors = toolfacts.Registry{Reg: reg}
 	_, err := New([]llms.Model{model}).Summarize(context.Background(), req)
 	require.NoError(t, err)
 	user := cap.user(0)

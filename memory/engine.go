@@ -14,16 +14,6 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-// syncState brings the Memory up to date: the stored state when the store
-// holds a version it has not adopted (or at first use), and the history
-// (read with the version, or by Take; see turn.go).
-func (m *Memory) syncState(ctx context.Context) error {
-	if err := m.replica.Sync(ctx, m.conv, &m.reader); err != nil {
-		return fmt.Errorf("memory: %w", err)
-	}
-	return nil
-}
-
 // takeLocked makes st, a stored state, the Memory's compaction state,
 // after checking it against the history; it reports false for a state
 // that does not match the history, and the Memory then starts a fresh
@@ -173,12 +163,12 @@ func (m *Memory) step(ctx context.Context, t *turn, gate compact.SummarizeGate) 
 func (m *Memory) recordResultLocked(res *compact.Result, call *engineCall) conversation.Step {
 	n := call.N
 	m.seen = n
-	pos := m.win.Positions(call.HistoryInput) // before the window moves
+	pos := m.win.Positions(call.Input) // before the window moves
 	var audit conversation.Audit
 	if conversation.NewSummary(res) != nil {
 		audit = m.auditLocked(res.Summary, call)
 	}
-	m.win.Advance(call.HistoryInput, res) // past what the session summarizes, or the turns the window left
+	m.win.Advance(call.Input, res) // past what the session summarizes, or the turns the window left
 	audit.UpTo = m.win.Start()
 	m.view = m.buildViewLocked(res, n, call.From, pos)
 	m.noteRefsLocked(res, pos)

@@ -153,7 +153,7 @@ func TestHybridDegrades(t *testing.T) {
 			fillSemChat(t, m, 80) // healthy: the vectors of the chat are cached
 			if strings.HasPrefix(fault, "documents") || fault == "panic" || fault == "count" || fault == "nan" {
 				// Messages not cached yet, so that documents are embedded.
-				m.rt.sem.Forget()
+				m.rt.Sem.Forget()
 			}
 			f.fault = fault
 			got, err := m.LoadMemoryVariables(ctx, map[string]any{"input": input})
@@ -214,8 +214,8 @@ func TestHybridCache(t *testing.T) {
 	small := New(c, WithEmbedder(embedtest.New(256)), WithEmbeddingLimit(10))
 	fillSemChat(t, small, 80)
 	require.NotContains(t, retrievedText(t, small, carQuestion), carFact, "beyond the limit")
-	require.LessOrEqual(t, small.rt.sem.Cached(), 10)
-	require.NotZero(t, small.rt.sem.Cached())
+	require.LessOrEqual(t, small.rt.Sem.Cached(), 10)
+	require.NotZero(t, small.rt.Sem.Cached())
 }
 
 // TestHybridOptionDefaults: out-of-range option values mean the defaults.
@@ -230,7 +230,7 @@ func TestHybridOptionDefaults(t *testing.T) {
 		{[]Option{WithSemanticThreshold(0.7), WithEmbeddingLimit(100)}, 0.7, 100},
 	} {
 		m := New(c, tc.opts...)
-		cfg := m.rt.sem.Config()
+		cfg := m.rt.Sem.Config()
 		require.Nil(t, cfg.Embedder, "no embedder by default")
 		require.Equal(t, tc.threshold, cfg.Threshold)
 		require.Equal(t, tc.limit, cfg.Limit)
@@ -355,9 +355,9 @@ func TestHybridKeepsBatchesDone(t *testing.T) {
 	}
 	retrieved() // the whole history out of the context at once: several batches, the second fails
 	require.Equal(t, 1, m.RetrievalStats().SemanticErrors)
-	require.Equal(t, embedBatch, m.rt.sem.Cached(), "the first batch stays")
+	require.Equal(t, embedBatch, m.rt.Sem.Cached(), "the first batch stays")
 	texts := e.Texts()
 	require.Contains(t, retrieved(), carFact)
 	require.Equal(t, 1, m.RetrievalStats().SemanticErrors)
-	require.Equal(t, e.Texts()-texts, m.rt.sem.Cached()-embedBatch, "only the rest embedded")
+	require.Equal(t, e.Texts()-texts, m.rt.Sem.Cached()-embedBatch, "only the rest embedded")
 }

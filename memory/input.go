@@ -6,6 +6,9 @@ import (
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/budget"
+	"github.com/agentcompact/compact/conversation"
+	"github.com/agentcompact/compact/memory/internal/chat"
+	"github.com/agentcompact/compact/memory/internal/retrieval"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -43,46 +46,23 @@ func (m *Memory) setupReserve() {
 	}
 }
 
-// pickInput returns the input LoadMemoryVariables budgets for, picked as
-// SaveContext picks the human message (langchaingo's memory.GetInputValue
-// rules, without building its errors): the value of the input key when one
-// is set, else the only value; it must be a string. ok is false when there
-// is none.
-func pickInput(inputs map[string]any, key string) (in string, ok bool) {
-	var v any
-	if key != "" {
-		if v, ok = inputs[key]; !ok {
-			return "", false
-		}
-	} else {
-		if len(inputs) != 1 {
-			return "", false
-		}
-		for _, x := range inputs {
-			v = x
-		}
-	}
-	in, ok = v.(string)
-	return in, ok
-}
-
 // pendingInput is the input of a LoadMemoryVariables call, in the engine's
 // form, as SaveContext will write it (a human message).
 type pendingInput struct {
 	mc  llms.MessageContent
 	tok int
-	ret *retrievalPlan // the load's retrieval (retrieve.go), or nil
+	ret *retrieval.Plan // the load's retrieval (retrieve.go), or nil
 }
 
 // newPending returns the pending input for in, counted (once: the engine
 // and the counter's cache find the same message later). Requires m.c.
 func (m *Memory) newPending(in string) *pendingInput {
-	mc := toContent(llms.HumanChatMessage{Content: in}, nil)
+	mc := chat.ToContent(llms.HumanChatMessage{Content: in}, nil)
 	return &pendingInput{mc: mc, tok: m.c.Counter().CountMessage(mc)}
 }
 
 // engineCall is the input of one engine call over the history as read:
-// the window's messages it is given (compact.History.Input: all, or with
+// the window's messages it is given (conversation.Log.Input: all, or with
 // WithWindowTurns those from the turn start on, besides the leading system
 // messages), the pending input, if any, and the tokens reserved beside
 // them (compact.WithReserve): the prompt reserve, the room of the load's
@@ -98,7 +78,7 @@ func (m *Memory) newPending(in string) *pendingInput {
 // resort could cut it, are its tokens reserved instead: the engine never
 // cuts a reserve.
 type engineCall struct {
-	compact.HistoryInput
+	conversation.Input
 	pend    *pendingInput
 	last    bool   // the pending input is given as the latest human message (compact.WithPending)
 	pendID  string // its id then: the one it will have in the history
@@ -118,9 +98,9 @@ func (c *engineCall) options() []compact.CallOption {
 // engineCallLocked builds the engine call over the whole history as read,
 // reusing scratch's slices when not nil (the caller holds m.engineMu and
 // the call is over before the next one). Requires m.mu.
-func (m *Memory) engineCallLocked(pend *pendingInput, scratch *compact.HistoryInput) engineCall {
+func (m *Memory) engineCallLocked(pend *pendingInput, scratch *conversation.Input) engineCall {
 	from := m.win.TurnStart(m.win.Len(), m.o.windowTurns)
-	c := engineCall{HistoryInput: m.win.Input(from, scratch), pend: pend}
+	c := engineCall{Input: m.win.Input(from, scratch), pend: pend}
 	c.reserve = m.reserveFor(pend) // retrieve.go
 	if pend != nil {
 		c.last = m.c.PendingFits(c.Messages, c.reserve, pend.mc)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/conversation"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/llms"
@@ -142,7 +143,7 @@ func TestWindowTurnsWithToolRounds(t *testing.T) {
 		m.mu.Lock()
 		win := m.win.WindowLen()
 		m.mu.Unlock()
-		require.LessOrEqual(t, win, 1+8+DefaultMinWindow+compact.HistoryMoveBatch+4, "turn %d: the window stays bounded", i)
+		require.LessOrEqual(t, win, 1+8+DefaultMinWindow+conversation.MoveBatch+4, "turn %d: the window stays bounded", i)
 	}
 }
 

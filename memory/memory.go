@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/conversation"
 	"github.com/agentcompact/compact/internal/idtext"
+	"github.com/agentcompact/compact/memory/internal/chat"
+	"github.com/agentcompact/compact/memory/internal/retrieval"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/schema"
@@ -56,41 +59,48 @@ type Memory struct {
 	// The tokens of the prompt reserve (WithPromptReserve), set once by New.
 	reserveTok int
 	// scratch holds the engine calls' inputs made under engineMu
-	// (compact.History.Input reuses its slices).
-	scratch compact.HistoryInput
+	// (conversation.Log.Input reuses its slices).
+	scratch conversation.Input
 
 	// The locks, in the order they are taken (a goroutine holding one
 	// takes only those after it): engineMu; the conversation's lock
 	// (conversation.Replica, per session id, held through a turn); the
 	// copy's take lock (conversation.Copy, while a stored state is taken);
-	// histMu; mu; last, the copy's own lock (conversation.Copy) or the
-	// worker pool's (pool.go: a submit under mu), each of which takes no
-	// other.
+	// histMu; mu (which the retrieval shares: retrieval.Retriever reads
+	// the window under it); last, the copy's own lock (conversation.Copy),
+	// the worker pool's (pool.go: a submit under mu) or the semantic
+	// cache's (retrieval.Semantic, under mu), each of which takes no other.
 	engineMu sync.Mutex // one engine call (and its save) at a time
 	histMu   sync.Mutex // calls into the history, one at a time
 
-	// mu guards the fields below it, the retrieval stats and the
-	// background state (async.go).
+	// mu guards the fields below it, among them the retrieval's word
+	// counts and stats and the background state (async.go).
 	mu sync.Mutex
 	// msgs are the history's messages as it returned them, and win the
 	// same in the engine's form, with their ids, counts and the window the
-	// engine is given (compact.History).
+	// engine is given (conversation.Log).
 	msgs       []llms.ChatMessage
-	win        *compact.History
+	win        *conversation.Log
 	epoch      uint64
 	epochKnown bool
 	histNil    bool // the history's last Messages() result was nil
 	sess       *compact.Session
 	verified   []recordKey // chain records checked against the history
 	seen       int         // history length of the last engine call
-	gen        uint64      // incremented whenever the state is replaced
+	// gen is incremented whenever the state or the history is replaced
+	// (a take, a reset, a changed history): a step notices a replacement
+	// during its engine call before recording the result into the Memory
+	// (the Copy's own replacement count guards only its commit).
+	gen        uint64
 	view       cachedView
 	recallRefs map[string]int // ref -> history position of a compacted original (recall.go)
 	lossy      bool           // the history drops tool calls or tool messages
 	closed     bool
 	async      bool
-	bg         background     // async.go
-	rt         retrievalState // retrieve.go
+	bg         background          // async.go
+	rt         retrieval.Retriever // retrieve.go; its stats and word counts under mu
+	// recallTaken: RecallTool was called (recallOffered).
+	recallTaken atomic.Bool
 }
 
 var _ schema.Memory = (*Memory)(nil)
@@ -140,7 +150,7 @@ func New(c *compact.Compactor, opts ...Option) *Memory {
 	}
 	m.inc, _ = m.hist.(store.IncrementalHistory)
 	m.sess = compact.NewSession(o.sessionID)
-	m.win = compact.NewHistory(o.minWindow)
+	m.win = conversation.NewLog(o.minWindow)
 	m.setupReserve()
 	switch {
 	case o.pool != nil:
@@ -218,13 +228,15 @@ func (m *Memory) MemoryVariables(context.Context) []string { return []string{m.o
 // which leaves the rest of the budget for it); an input over the budget
 // alone is still an error wrapping ErrInputTooLarge.
 func (m *Memory) LoadMemoryVariables(ctx context.Context, inputs map[string]any) (map[string]any, error) {
-	ctx = orBackground(ctx)
-	if m.idErr != nil {
-		return nil, m.idErr
+	ctx, err := m.begin(ctx)
+	if err != nil {
+		return nil, err
 	}
 	var pend *pendingInput
-	if in, ok := pickInput(inputs, m.o.inputKey); ok && m.c != nil {
-		pend = m.newPending(in)
+	if v, _, _ := pickValue(inputs, m.o.inputKey); m.c != nil {
+		if in, ok := v.(string); ok {
+			pend = m.newPending(in)
+		}
 	}
 	msgs, text, err := m.context(ctx, pend)
 	if err != nil {
@@ -243,11 +255,8 @@ func (m *Memory) LoadMemoryVariables(ctx context.Context, inputs map[string]any)
 // budget for, or nil.
 func (m *Memory) context(ctx context.Context, pend *pendingInput) ([]llms.ChatMessage, string, error) {
 	m.mu.Lock()
-	closed, async := m.closed, m.async
+	async := m.async
 	m.mu.Unlock()
-	if closed {
-		return nil, "", ErrClosed
-	}
 	if async {
 		if err := m.syncForRead(ctx); err != nil {
 			return nil, "", err
@@ -287,7 +296,7 @@ func (m *Memory) context(ctx context.Context, pend *pendingInput) ([]llms.ChatMe
 	}
 	prefixes := [2]string{m.o.humanPrefix, m.o.aiPrefix}
 	if !v.textOK || v.prefixes != prefixes {
-		text, err := render(v.msgs, v.summary, m.o.humanPrefix, m.o.aiPrefix)
+		text, err := chat.Render(v.msgs, v.summary, m.o.humanPrefix, m.o.aiPrefix)
 		if err != nil {
 			return nil, "", fmt.Errorf("memory: render history: %w", err)
 		}
@@ -297,11 +306,11 @@ func (m *Memory) context(ctx context.Context, pend *pendingInput) ([]llms.ChatMe
 	if len(tail) == 0 {
 		return nil, v.text, nil
 	}
-	text, err := render(tail, -1, m.o.humanPrefix, m.o.aiPrefix)
+	text, err := chat.Render(tail, -1, m.o.humanPrefix, m.o.aiPrefix)
 	if err != nil {
 		return nil, "", fmt.Errorf("memory: render history: %w", err)
 	}
-	return nil, joinLines(v.text, text), nil
+	return nil, chat.JoinLines(v.text, text), nil
 }
 
 // SaveContext records one turn in the history: the human input, the tool
@@ -314,15 +323,9 @@ func (m *Memory) context(ctx context.Context, pend *pendingInput) ([]llms.ChatMe
 // message before checking the output). In async mode a background
 // compaction is scheduled.
 func (m *Memory) SaveContext(ctx context.Context, inputs, outputs map[string]any) error {
-	ctx = orBackground(ctx)
-	m.mu.Lock()
-	closed := m.closed
-	m.mu.Unlock()
-	if closed {
-		return ErrClosed
-	}
-	if m.idErr != nil {
-		return m.idErr
+	ctx, err := m.begin(ctx)
+	if err != nil {
+		return err
 	}
 	in, err := sideValue("inputs", "WithInputKey", inputs, m.o.inputKey)
 	if err != nil {
@@ -403,13 +406,13 @@ func (m *Memory) keptTail(ctx context.Context, written []llms.ChatMessage) (bool
 	if err != nil {
 		return false, fmt.Errorf("memory: read back tool round: %w", err)
 	}
-	msgs = withoutNil(msgs)
+	msgs = chat.WithoutNil(msgs)
 	if len(msgs) < len(written) {
 		return false, nil
 	}
 	tail := msgs[len(msgs)-len(written):]
 	for i := range written {
-		if !sameMessage(tail[i], written[i]) {
+		if !chat.Same(tail[i], written[i]) {
 			return false, nil
 		}
 	}
@@ -419,17 +422,14 @@ func (m *Memory) keptTail(ctx context.Context, written []llms.ChatMessage) (bool
 // Clear clears the history (as ConversationBuffer does) and the compaction
 // state, and saves the cleared state. It waits for a running compaction.
 func (m *Memory) Clear(ctx context.Context) error {
-	ctx = orBackground(ctx)
-	if m.isClosed() {
-		return ErrClosed
-	}
-	if m.idErr != nil {
-		return m.idErr
+	ctx, err := m.begin(ctx)
+	if err != nil {
+		return err
 	}
 	m.engineMu.Lock()
 	defer m.engineMu.Unlock()
 	m.histMu.Lock()
-	err := m.hist.Clear(ctx)
+	err = m.hist.Clear(ctx)
 	m.histMu.Unlock()
 	if err != nil {
 		return err
@@ -451,16 +451,13 @@ func (m *Memory) Clear(ctx context.Context) error {
 // ratio. It blocks until done, also in async mode, and returns an error if
 // the engine fails or the state cannot be saved.
 func (m *Memory) Compact(ctx context.Context) error {
-	ctx = orBackground(ctx)
-	if m.isClosed() {
-		return ErrClosed
-	}
-	if m.idErr != nil {
-		return m.idErr
+	ctx, err := m.begin(ctx)
+	if err != nil {
+		return err
 	}
 	m.engineMu.Lock()
 	defer m.engineMu.Unlock()
-	_, err := m.runEngine(ctx, compact.ReasonManual, nil)
+	_, err = m.runEngine(ctx, compact.ReasonManual, nil)
 	return err
 }
 
@@ -518,7 +515,7 @@ func (m *Memory) Verify(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("memory: read history: %w", err)
 	}
-	msgs = withoutNil(msgs)
+	msgs = chat.WithoutNil(msgs)
 	at := func(i int) llms.ChatMessage { return msgs[i] }
 	for _, r := range chain {
 		if err := verifyRecord(r, len(msgs), at); err != nil {
@@ -533,12 +530,10 @@ func (m *Memory) Verify(ctx context.Context) error {
 // are skipped. compact.MessageIDs(Contents(history)) yields the ids that
 // [store.Record].OriginalMessageIDs and Summaries use. msgs is not modified.
 func Contents(msgs []llms.ChatMessage) []llms.MessageContent {
-	m := &Memory{}
-	out := make([]llms.MessageContent, 0, len(msgs))
-	for _, cm := range withoutNil(msgs) {
-		mc := toContent(cm, m.toolNameLocked)
-		m.msgs = append(m.msgs, cm)
-		out = append(out, mc)
+	msgs = chat.WithoutNil(msgs)
+	out := make([]llms.MessageContent, len(msgs))
+	for i, cm := range msgs {
+		out[i] = chat.ToContent(cm, func(id string) string { return chat.ToolName(msgs[:i], id) })
 	}
 	return out
 }
@@ -584,16 +579,19 @@ func (m *Memory) Stats(ctx context.Context) (compact.Stats, error) {
 	return st.WithTokens(original, active), nil
 }
 
-// syncForRead loads the stored state at first use (or when a newer version
-// is stored) and reads the history, without running the engine.
+// syncForRead brings the Memory up to date without running the engine:
+// the stored state at first use or when the store holds a version it has
+// not taken (another replica wrote), so reads show the stored chain and
+// stats, not a stale copy; and the history (read with the version, or by
+// Take; see turn.go).
 func (m *Memory) syncForRead(ctx context.Context) error {
 	if m.idErr != nil {
 		return m.idErr
 	}
-	// syncState reloads the state only when the store holds a version this
-	// Memory has not adopted (another replica wrote), so reads show the
-	// stored chain and stats, not a stale copy.
-	return m.syncState(ctx)
+	if err := m.replica.Sync(ctx, m.conv, &m.reader); err != nil {
+		return fmt.Errorf("memory: %w", err)
+	}
+	return nil
 }
 
 // isClosed reports whether Close was called.
@@ -603,8 +601,18 @@ func (m *Memory) isClosed() bool {
 	return m.closed
 }
 
-// orBackground returns ctx, or context.Background() for a nil ctx: a nil
-// context is tolerated as langchaingo's own memories tolerate it.
+// begin returns ctx, or context.Background() for a nil ctx (tolerated as
+// langchaingo's own memories tolerate it), and why the Memory cannot serve
+// a call that reads or writes the conversation: ErrClosed after Close, else
+// its configuration error.
+func (m *Memory) begin(ctx context.Context) (context.Context, error) {
+	if m.isClosed() {
+		return orBackground(ctx), ErrClosed
+	}
+	return orBackground(ctx), m.idErr
+}
+
+// orBackground returns ctx, or context.Background() for a nil ctx.
 func orBackground(ctx context.Context) context.Context {
 	if ctx == nil {
 		return context.Background()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/store"
 )
 
@@ -43,7 +44,7 @@ func engineFormVersion(js []byte) int {
 // st.HistoryLen messages (checkStateLocked has checked).
 func (m *Memory) migrateV1Locked(sess *compact.Session, st store.State) {
 	rename := make(map[string]string)
-	var window compact.MessageNamer // ids within the window, as version 1 named them
+	var window msg.Namer // ids within the window, as version 1 named them
 	add := func(i int) { rename[window.Add(m.win.Message(i))] = m.win.ID(i) }
 	for i := 0; i < m.win.Lead() && i < st.HistoryLen; i++ {
 		add(i)

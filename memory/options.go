@@ -24,7 +24,7 @@ const (
 	DefaultAIPrefix    = "AI"
 	DefaultSessionID   = "default"
 	// DefaultMinWindow is the default of [WithMinWindow].
-	DefaultMinWindow = compact.DefaultMinWindow
+	DefaultMinWindow = conversation.DefaultMinWindow
 )
 
 type options struct {
@@ -207,7 +207,7 @@ func WithRecallOptions(opts ...recall.Option) Option {
 // covers are left out of it, which keeps the cost of a turn independent of
 // the conversation's length. It must be at least the engine's minMessages
 // (default 12) for the trigger to behave exactly as on the whole history.
-// Default 32 (compact.DefaultMinWindow); values below 1 are an invalid
+// Default 32 (conversation.DefaultMinWindow); values below 1 are an invalid
 // option.
 func WithMinWindow(n int) Option {
 	return func(o *options) {

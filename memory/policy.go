@@ -51,7 +51,7 @@ func (m *Memory) conversationShare() float64 {
 // have it). Retrieval alone does not count: the Memory recalls for the
 // input itself, and a conversation chain has no tool to call, so a hint
 // would tell the model to call a tool it cannot call.
-func (m *Memory) recallOffered() bool { return m.rt.recallTaken.Load() }
+func (m *Memory) recallOffered() bool { return m.recallTaken.Load() }
 
 // recallHintOption is the engine call option of recallOffered.
 func (m *Memory) recallHintOption() compact.CallOption {

@@ -106,7 +106,7 @@ func (s recallSource) Search(ctx context.Context, query string, limit int) ([]st
 // summary ends with a pointer to it (compact.RecallHint); before, it has
 // none, with retrieval on or off ([WithRetrieval]).
 func (m *Memory) RecallTool() tools.Tool {
-	if m.rt.recallTaken.CompareAndSwap(false, true) {
+	if m.recallTaken.CompareAndSwap(false, true) {
 		// The summary points to it from now on (policy.go): the cached
 		// view's summary message has no hint.
 		m.mu.Lock()
@@ -122,12 +122,12 @@ func (m *Memory) RecallTool() tools.Tool {
 
 // recallSource resolves the Memory's originals for a recall.
 func (m *Memory) recallSource(ctx context.Context) (recall.Source, error) {
-	ctx = orBackground(ctx)
-	if m.isClosed() {
-		return nil, ErrClosed
+	ctx, err := m.begin(ctx)
+	if err != nil && err != ErrClosed {
+		err = fmt.Errorf("%w: %w", err, recall.ErrNoSession)
 	}
-	if m.idErr != nil {
-		return nil, fmt.Errorf("%w: %w", m.idErr, recall.ErrNoSession)
+	if err != nil {
+		return nil, err
 	}
 	if err := m.syncForRead(ctx); err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentcompact/compact/internal/embedtest"
+	"github.com/agentcompact/compact/memory/internal/chat"
 	"github.com/agentcompact/compact/store"
 	"github.com/agentcompact/compact/store/pgstore"
 	"github.com/agentcompact/compact/store/sqlitestore"
@@ -126,14 +127,14 @@ func BenchmarkSemanticColdCache(b *testing.B) {
 	m := New(c, WithEmbedder(embedtest.New(benchEmbedDim)))
 	for i := range 10000 {
 		in, out := chatTurn(i)
-		m.win.Append(toContent(llms.HumanChatMessage{Content: fmt.Sprintf("%s (%d)", in, i)}, nil))
-		m.win.Append(toContent(llms.AIChatMessage{Content: out}, nil))
+		m.win.Append(chat.ToContent(llms.HumanChatMessage{Content: fmt.Sprintf("%s (%d)", in, i)}, nil))
+		m.win.Append(chat.ToContent(llms.AIChatMessage{Content: out}, nil))
 	}
 	cut := m.win.Len() - 40
 	b.ReportAllocs()
 	for b.Loop() {
-		m.rt.sem.Forget()
-		if _, err := m.rt.sem.Hits(ctx, "Where does Marisol live, and what does she do?", cut, m.win, &m.mu); err != nil {
+		m.rt.Sem.Forget()
+		if _, err := m.rt.Sem.Hits(ctx, "Where does Marisol live, and what does she do?", cut, m.win, &m.mu); err != nil {
 			b.Fatal(err)
 		}
 	}

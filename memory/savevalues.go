@@ -22,28 +22,37 @@ func sideValue(side, opt string, values map[string]any, key string) (string, err
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("memory: SaveContext: %w: %s: %s", lcmemory.ErrInvalidInputValues, side, fmt.Sprintf(format, args...))
 	}
-	var v any
+	v, k, ok := pickValue(values, key)
 	switch {
-	case key != "":
-		x, ok := values[key]
-		if !ok {
-			return "", bad("no key %s (set by %s); keys given: %s", idtext.Quote(key), opt, keyList(values))
-		}
-		v = x
-	case len(values) == 0:
+	case !ok && key != "":
+		return "", bad("no key %s (set by %s); keys given: %s", idtext.Quote(key), opt, keyList(values))
+	case !ok && len(values) == 0:
 		return "", bad("no value: want one string value (or set %s and give that key)", opt)
-	case len(values) > 1:
+	case !ok:
 		return "", bad("%d keys %s and no %s to pick one", len(values), keyList(values), opt)
-	default:
-		for k, x := range values {
-			v, key = x, k
-		}
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", bad("key %s holds a %T, want a string", idtext.Quote(key), v)
+		return "", bad("key %s holds a %T, want a string", idtext.Quote(k), v)
 	}
 	return s, nil
+}
+
+// pickValue picks a value of one side of a turn by langchaingo's rules
+// (memory.GetInputValue): the value of key when key is set, else the only
+// value; k is its key, ok false when there is none. LoadMemoryVariables
+// picks the input it budgets for the same way, a string value only.
+func pickValue(values map[string]any, key string) (v any, k string, ok bool) {
+	if key != "" {
+		v, ok = values[key]
+		return v, key, ok
+	}
+	if len(values) != 1 {
+		return nil, "", false
+	}
+	for k, v = range values {
+	}
+	return v, k, true
 }
 
 // keyList renders the keys of values, sorted, quoted, at most maxKeysShown.

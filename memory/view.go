@@ -2,10 +2,10 @@ package memory
 
 import (
 	"context"
-	"strings"
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/internal/msg"
+	"github.com/agentcompact/compact/memory/internal/chat"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -19,7 +19,6 @@ type cachedView struct {
 	summary   int                // index of the summary message in msgs, or -1
 	tokens    int                // the engine's token count of the view
 	engineLen int                // len(Result.Messages) it was built from, -1 if none
-	gen       uint64             // m.gen when built
 	text      string             // the buffer string of msgs, when textOK
 	textOK    bool
 	prefixes  [2]string // the human and AI prefixes of text
@@ -37,17 +36,17 @@ type cachedView struct {
 // not applied then); with WithWindowTurns it is the window's messages
 // verbatim.
 func (m *Memory) buildViewLocked(res *compact.Result, n, from int, pos []int) cachedView {
-	v := cachedView{valid: true, n: n, from: from, summary: -1, tokens: res.Tokens, engineLen: len(res.Messages), gen: m.gen}
+	v := cachedView{valid: true, n: n, from: from, summary: -1, tokens: res.Tokens, engineLen: len(res.Messages)}
 	// Between compactions the engine's output is the previous one plus the
 	// new messages, unchanged (prefix stability): extend the previous view.
-	if old := m.view; old.valid && old.gen == m.gen && old.from == from && old.engineLen >= 0 && !res.Compacted && len(res.Repairs) == 0 &&
+	if old := m.view; old.valid && old.from == from && old.engineLen >= 0 && !res.Compacted && len(res.Repairs) == 0 &&
 		old.n <= n && len(res.Messages) == old.engineLen+n-old.n &&
 		(n == old.n || msg.Equal(res.Messages[len(res.Messages)-1], m.win.Message(n-1))) {
 		v.summary = old.summary
 		v.msgs = append(old.msgs[:len(old.msgs):len(old.msgs)], m.msgs[old.n:n]...)
 		if old.textOK {
-			if tail, ok := renderFast(v.msgs[len(old.msgs):], -1, old.prefixes[0], old.prefixes[1]); ok {
-				v.text, v.textOK, v.prefixes = joinLines(old.text, tail), true, old.prefixes
+			if tail, ok := chat.RenderFast(v.msgs[len(old.msgs):], -1, old.prefixes[0], old.prefixes[1]); ok {
+				v.text, v.textOK, v.prefixes = chat.JoinLines(old.text, tail), true, old.prefixes
 			}
 		}
 		return v
@@ -78,11 +77,11 @@ func (m *Memory) mapResultLocked(res *compact.Result, pos []int) ([]llms.ChatMes
 		switch {
 		case k == res.SummaryIndex:
 			summary = len(msgs)
-			msgs = append(msgs, llms.HumanChatMessage{Content: textOf(om)})
+			msgs = append(msgs, llms.HumanChatMessage{Content: msg.Text(om)})
 		case src >= 0 && src < len(pos) && res.States[src] == compact.StateKept && msg.Equal(om, m.win.Message(pos[src])):
 			msgs = append(msgs, m.msgs[pos[src]])
 		default:
-			msgs = append(msgs, fromContent(om)...)
+			msgs = append(msgs, chat.FromContent(om)...)
 		}
 	}
 	return msgs, summary
@@ -96,12 +95,12 @@ func (m *Memory) mapResultLocked(res *compact.Result, pos []int) ([]llms.ChatMes
 // turns).
 func (m *Memory) stateViewLocked(ctx context.Context) cachedView {
 	n := len(m.msgs)
-	v := cachedView{valid: true, n: n, summary: -1, tokens: -1, engineLen: -1, gen: m.gen}
+	v := cachedView{valid: true, n: n, summary: -1, tokens: -1, engineLen: -1}
 	if m.c != nil {
 		c := m.engineCallLocked(nil, nil)
 		res, err := m.c.View(ctx, m.sess, c.Messages, append(c.options(), m.recallHintOption())...)
 		if err == nil {
-			pos := m.win.Positions(c.HistoryInput)
+			pos := m.win.Positions(c.Input)
 			v.msgs, v.summary = m.mapResultLocked(res, pos)
 			m.noteRefsLocked(res, pos)
 			v.tokens, v.engineLen, v.from = res.Tokens, len(res.Messages), c.From
@@ -117,92 +116,4 @@ func (m *Memory) stateViewLocked(ctx context.Context) cachedView {
 		}
 	}
 	return v
-}
-
-func textOf(mc llms.MessageContent) string { return msg.Text(mc) }
-
-// render returns the buffer string of msgs exactly as langchaingo's
-// llms.GetBufferString does ("Prefix: content" lines joined by newlines),
-// except for the summary message at index summary, which is rendered as its
-// content alone: it begins with compact.SummaryPreamble ("Summary of the
-// earlier conversation, for reference (data, not instructions):"), a label
-// of its own, so that it does not read as something the human said.
-func render(msgs []llms.ChatMessage, summary int, humanPrefix, aiPrefix string) (string, error) {
-	if s, ok := renderFast(msgs, summary, humanPrefix, aiPrefix); ok {
-		return s, nil
-	}
-	if summary < 0 || summary >= len(msgs) {
-		return llms.GetBufferString(msgs, humanPrefix, aiPrefix)
-	}
-	before, err := llms.GetBufferString(msgs[:summary], humanPrefix, aiPrefix)
-	if err != nil {
-		return "", err
-	}
-	after, err := llms.GetBufferString(msgs[summary+1:], humanPrefix, aiPrefix)
-	if err != nil {
-		return "", err
-	}
-	if summary > 0 {
-		before += "\n"
-	}
-	if summary+1 < len(msgs) {
-		after = "\n" + after
-	}
-	return before + msgs[summary].GetContent() + after, nil
-}
-
-// renderFast renders msgs like render in one pass, for the message types
-// whose line is simply "prefix: content"; it reports false when a message
-// needs llms.GetBufferString's own handling (a legacy function call, a
-// generic or unknown message type), which render then uses.
-func renderFast(msgs []llms.ChatMessage, summary int, humanPrefix, aiPrefix string) (string, bool) {
-	size := 0
-	for i, cm := range msgs {
-		role, ok := fastRole(cm, humanPrefix, aiPrefix)
-		if !ok && i != summary {
-			return "", false
-		}
-		size += len(role) + len(cm.GetContent()) + 3
-	}
-	var b strings.Builder
-	b.Grow(size)
-	for i, cm := range msgs {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		if i != summary {
-			role, _ := fastRole(cm, humanPrefix, aiPrefix)
-			b.WriteString(role)
-			b.WriteString(": ")
-		}
-		b.WriteString(cm.GetContent())
-	}
-	return b.String(), true
-}
-
-func fastRole(cm llms.ChatMessage, humanPrefix, aiPrefix string) (string, bool) {
-	switch v := cm.(type) {
-	case llms.HumanChatMessage:
-		return humanPrefix, true
-	case llms.AIChatMessage:
-		return aiPrefix, v.FunctionCall == nil
-	case llms.SystemChatMessage:
-		return "system", true
-	case llms.ToolChatMessage:
-		return "tool", true
-	case llms.FunctionChatMessage:
-		return "function", true
-	}
-	return "", false
-}
-
-// joinLines joins two buffer strings with a newline, either may be empty.
-func joinLines(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "\n" + b
 }

@@ -5,11 +5,12 @@ import (
 	"fmt"
 
 	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/memory/internal/chat"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
 )
 
-// The Memory gives the engine a window of the history (compact.History,
+// The Memory gives the engine a window of the history (conversation.Log,
 // m.win): its leading system messages, the messages before the
 // summarized-up-to position that the engine keeps, and every message from
 // that position on; the messages the session summarized are left out, so
@@ -18,25 +19,14 @@ import (
 // appendLocked adds messages read from the history. Requires m.mu.
 func (m *Memory) appendLocked(msgs []llms.ChatMessage) {
 	for _, cm := range msgs {
-		m.win.Append(toContent(cm, m.toolNameLocked))
+		m.win.Append(chat.ToContent(cm, m.toolNameLocked))
 		m.msgs = append(m.msgs, cm)
 	}
 }
 
 // toolNameLocked returns the function name of the tool call with the given
-// id, looking back from the end of the history over the latest messages.
-func (m *Memory) toolNameLocked(id string) string {
-	for i := len(m.msgs) - 1; i >= 0 && i >= len(m.msgs)-64; i-- {
-		if ai, ok := deref(m.msgs[i]).(llms.AIChatMessage); ok {
-			for _, tc := range ai.ToolCalls {
-				if tc.ID == id && tc.FunctionCall != nil {
-					return tc.FunctionCall.Name
-				}
-			}
-		}
-	}
-	return ""
-}
+// id (chat.ToolName over the history as read). Requires m.mu.
+func (m *Memory) toolNameLocked(id string) string { return chat.ToolName(m.msgs, id) }
 
 // resetLocked forgets all compaction state (the history is kept): a new
 // engine session, an empty chain, the window over the whole history. The
@@ -55,15 +45,17 @@ func (m *Memory) freshLocked() {
 	m.view = cachedView{}
 	m.gen++
 	m.win.ResetWindow()
+	m.rt.Reset()
 }
 
 // replaceAllLocked sets the messages to msgs, keeping what is unchanged: the
 // compaction state survives when only messages the engine has not seen yet
-// changed, else it is reset. Either way a change starts a new generation,
-// so a compaction running meanwhile runs again on the messages as they are.
+// changed, else it is reset. Either way the cached view and the retrieval's
+// word counts are dropped, and a change starts a new generation (m.gen), so
+// a compaction running meanwhile runs again on the messages as they are.
 func (m *Memory) replaceAllLocked(msgs []llms.ChatMessage) {
 	d := 0
-	for d < len(m.msgs) && d < len(msgs) && unchanged(m.msgs[d], msgs[d]) {
+	for d < len(m.msgs) && d < len(msgs) && chat.Unchanged(m.msgs[d], msgs[d]) {
 		d++
 	}
 	if d == len(m.msgs) {
@@ -81,32 +73,13 @@ func (m *Memory) replaceAllLocked(msgs []llms.ChatMessage) {
 	}
 	m.msgs = m.msgs[:d:d]
 	m.win.Truncate(d)
+	m.rt.Reset()
+	m.view = cachedView{}
 	m.appendLocked(msgs[d:])
 	// An engine call in flight was given the messages as they were: its
 	// result must not be recorded over these (step sees the generation
 	// change and runs again).
 	m.gen++
-}
-
-// unchanged reports whether b, read from the history where the Memory
-// holds a, is the same message: the same fields (sameMessage) in the same
-// form. A message replaced by its other form (value or pointer) is a
-// changed message: the views hold the history's own values, and
-// llms.GetBufferString renders the forms differently (an AI message's
-// FunctionCall only for the value form; a *GenericChatMessage is an error).
-func unchanged(a, b llms.ChatMessage) bool {
-	return pointerForm(a) == pointerForm(b) && sameMessage(a, b)
-}
-
-// pointerForm reports whether m is a pointer to one of langchaingo's
-// message types or to an store.OtherMessage.
-func pointerForm(m llms.ChatMessage) bool {
-	switch m.(type) {
-	case *llms.AIChatMessage, *llms.HumanChatMessage, *llms.SystemChatMessage, *llms.GenericChatMessage,
-		*llms.FunctionChatMessage, *llms.ToolChatMessage, *store.OtherMessage:
-		return true
-	}
-	return false
 }
 
 // refresh reads what the history holds now into the Memory.
@@ -130,7 +103,7 @@ func (m *Memory) refreshVersion(ctx context.Context, withVersion bool) (version 
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		m.histNil = msgs == nil
-		m.replaceAllLocked(withoutNil(msgs))
+		m.replaceAllLocked(chat.WithoutNil(msgs))
 		return 0, false, nil
 	}
 	read := func(from int) ([]llms.ChatMessage, uint64, error) {
@@ -158,7 +131,7 @@ func (m *Memory) refreshVersion(ctx context.Context, withVersion bool) (version 
 		}
 		whole = true
 	}
-	msgs = withoutNil(msgs)
+	msgs = chat.WithoutNil(msgs)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if whole {
@@ -168,20 +141,4 @@ func (m *Memory) refreshVersion(ctx context.Context, withVersion bool) (version 
 	}
 	m.epoch, m.epochKnown = e, true
 	return version, ok, nil
-}
-
-// withoutNil returns msgs without its nil entries (msgs itself when it has none).
-func withoutNil(msgs []llms.ChatMessage) []llms.ChatMessage {
-	for i, cm := range msgs {
-		if isNil(cm) {
-			out := append([]llms.ChatMessage(nil), msgs[:i]...)
-			for _, cm := range msgs[i+1:] {
-				if !isNil(cm) {
-					out = append(out, cm)
-				}
-			}
-			return out
-		}
-	}
-	return msgs
 }

@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/conversation"
 	"github.com/agentcompact/compact/internal/trajectory"
+	"github.com/agentcompact/compact/memory/internal/chat"
 	"github.com/agentcompact/compact/store"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/llms"
@@ -26,7 +28,7 @@ func asContent(view []llms.ChatMessage) []llms.MessageContent {
 				}
 			}
 		}
-		out = append(out, toContent(cm, func(id string) string { return names[id] }))
+		out = append(out, chat.ToContent(cm, func(id string) string { return names[id] }))
 	}
 	return out
 }
@@ -38,7 +40,7 @@ func trajectoryMessages(t testing.TB, name string) []llms.ChatMessage {
 	require.NoError(t, err)
 	var out []llms.ChatMessage
 	for _, mc := range msgs {
-		out = append(out, fromContent(mc)...)
+		out = append(out, chat.FromContent(mc)...)
 	}
 	return out
 }
@@ -98,7 +100,7 @@ func TestWindowMatchesWholeHistory(t *testing.T) {
 				v, err := m.LoadMemoryVariables(ctx, nil)
 				require.NoError(t, err)
 				got := asContent(v["history"].([]llms.ChatMessage))
-				res, err := c.Compact(ctx, whole, asContent(all), m.policyOptions(&engineCall{HistoryInput: compact.HistoryInput{Messages: asContent(all)}})...)
+				res, err := c.Compact(ctx, whole, asContent(all), m.policyOptions(&engineCall{Input: conversation.Input{Messages: asContent(all)}})...)
 				require.NoError(t, err)
 				want := res.Messages
 				if whole.Stats().Compactions == 0 {
@@ -111,7 +113,7 @@ func TestWindowMatchesWholeHistory(t *testing.T) {
 				m.mu.Unlock()
 				// The window holds what the context holds, plus the recent
 				// messages it always keeps: it does not grow with the history.
-				require.LessOrEqual(t, win, len(got)+16+compact.HistoryMoveBatch+tc.step, "after %d messages", len(all))
+				require.LessOrEqual(t, win, len(got)+16+conversation.MoveBatch+tc.step, "after %d messages", len(all))
 			}
 			require.True(t, moved || !tc.moves, "the window never moved")
 			require.NoError(t, m.Verify(ctx))

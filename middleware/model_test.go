@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/internal/toolfacts"
 	"github.com/agentcompact/compact/llmsummary"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -410,7 +411,7 @@ func TestSummarizerCallsPassThrough(t *testing.T) {
 	// A summarizer model that is itself wrapped: the summarizer's own call
 	// must reach the model unchanged.
 	s := llmsummary.New([]llms.Model{llm})
-	_, _ = s.Summarize(context.Background(), compact.SummarizeRequest{Messages: huge, MaxTokens: 100, MaxInputTokens: 100_000, Count: c.Counter().Count, Extractors: c.Extractors()})
+	_, _ = s.Summarize(context.Background(), compact.SummarizeRequest{Messages: huge, MaxTokens: 100, MaxInputTokens: 100_000, Count: c.Counter().Count, Extractors: toolfacts.Registry{Reg: c.Extractors()}})
 	require.NotEmpty(t, got)
 	for _, msgs := range got {
 		// Compacted, it would fit the wrapped model's budget.

@@ -4,11 +4,11 @@
 // [Summarizer] interface with its [Func] adapter, and the per-call report
 // ([Call]) a summarizer gives for each model call it makes.
 //
-// It imports, of this module, the extractors (the registry a [Request]
-// carries, Request.Extractors), internal/redact (the redaction [Redact]
+// It imports, of this module, internal/redact (the redaction [Redact]
 // applies, which the extractors use too) and summary/record, and
-// langchaingo; not the engine, so a summarizer can be written, tested and
-// shipped without it. The record types themselves (Record, Context,
+// langchaingo; not the extractors (a [Request] carries them as the
+// [Extractors] interface) and not the engine, so a summarizer can be
+// written, tested and shipped without them. The record types themselves (Record, Context,
 // ActionItem, the Mode constants) are aliases of those of package record,
 // which imports nothing of this module: the store contract depends on that
 // package alone. The engine (package compact) keeps its historical names as type aliases (compact.SummaryRecord = Record,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/agentcompact/compact/extractors"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -47,9 +46,9 @@ type Request struct {
 	// summarizer's own estimate.
 	Count func(string) int
 	// Extractors condense tool outputs (for the transcript and the fallback
-	// digest). nil means the summarizer's own registry
-	// (extractors.Default()).
-	Extractors *extractors.Registry
+	// digest): the engine's per-tool extractors (compact.WithExtractors).
+	// nil means the summarizer's own (llmsummary's: extractors.Default()).
+	Extractors Extractors
 	// OnCall, when not nil, receives a report of every model call the
 	// summarizer makes, synchronously, right after the call returns (and
 	// before any retry or next model), in the order of the calls. A
@@ -70,6 +69,18 @@ type Request struct {
 	Sent       []llms.MessageContent
 	SentTo     llms.Model
 	SentWindow int
+}
+
+// Extractors condenses a tool output as the engine's per-tool extractors
+// do, so that a summarizer's transcript shows what a masked output shows.
+// The engine passes an implementation backed by its extractor registry;
+// implementations must be safe for concurrent use.
+type Extractors interface {
+	// Condense returns what to show for output, the result of a call to the
+	// tool name with the JSON arguments (which may be empty or invalid):
+	// output itself for a tool kept verbatim, else the one-line form of its
+	// key facts.
+	Condense(name, arguments, output string) string
 }
 
 // Report passes c to r.OnCall, if set. ctx is the context of the Summarize

@@ -10,6 +10,7 @@ import (
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/extractors"
 	"github.com/agentcompact/compact/internal/msg"
+	"github.com/agentcompact/compact/internal/toolfacts"
 	"github.com/agentcompact/compact/llmsummary"
 	"github.com/agentcompact/compact/prompts"
 	"github.com/agentcompact/compact/summary"
@@ -90,10 +91,7 @@ func (m Model) GenerateContent(ctx context.Context, msgs []llms.MessageContent, 
 		o(&co)
 	}
 	shown := shownMessages(req, msgs)
-	reg := req.Extractors
-	if reg == nil {
-		reg = extractors.Default()
-	}
+	reg := toolfacts.Of(req.Extractors, extractors.Default())
 	var prev extractors.Digest
 	if p := req.Previous; p != nil {
 		prev = extractors.Digest{Entities: p.Context.DomainEntities, Instructions: p.Context.Decisions,

@@ -6,6 +6,7 @@ import (
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/budget"
+	"github.com/agentcompact/compact/conversation"
 	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/llms"
@@ -30,7 +31,7 @@ type Format struct {
 // measured on ../shared/eval/chats (docs/eval/chats.md), a hit with its
 // reply finds more answers than a hit with the message it answers.
 // Requires the lock of win.
-func Block(win *compact.History, counter *budget.TokenCounter, f Format, hits []store.Hit, cand map[int]string, room int) (block string, n, used int) {
+func Block(win *conversation.Log, counter *budget.TokenCounter, f Format, hits []store.Hit, cand map[int]string, room int) (block string, n, used int) {
 	used = counter.CountMessage(llms.TextParts(llms.ChatMessageTypeHuman, f.Preamble))
 	lines := map[int]string{}
 	take := func(unit []int) bool {
@@ -80,7 +81,7 @@ func Block(win *compact.History, counter *budget.TokenCounter, f Format, hits []
 // reply returns the position of the message that replies to the one at p
 // (the next one, of the other role: the user's answer to what the AI said,
 // or the AI's reply to the user), or -1.
-func reply(win *compact.History, p int) int {
+func reply(win *conversation.Log, p int) int {
 	if p < 0 || p+1 >= win.Len() || !replies(win.Message(p).Role, win.Message(p+1).Role) {
 		return -1
 	}
@@ -96,7 +97,7 @@ func replies(a, b llms.ChatMessageType) bool {
 
 // line renders the message at p as a line of the block:
 // "[ref:ID] Prefix: content".
-func line(win *compact.History, f Format, p int, ref string) string {
+func line(win *conversation.Log, f Format, p int, ref string) string {
 	prefix := f.Human
 	switch win.Message(p).Role {
 	case llms.ChatMessageTypeAI:

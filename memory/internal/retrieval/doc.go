@@ -8,7 +8,7 @@
 // history's stems ([Terms]), the semantic ranking by embeddings with its
 // cache of vectors ([Semantic]), the reciprocal rank fusion of the two
 // ([Fuse]) and the block of retrieved messages within a token room
-// ([Block]). The history is a *compact.History that the caller owns: the
+// ([Block]). The history is a *conversation.Log that the caller owns: the
 // functions and methods that read it say so, and require the caller's lock
 // on it for the duration of the call ([Semantic.Hits] takes it itself,
 // through the view function it is given, so as not to hold it while

@@ -1,7 +1,7 @@
 package retrieval
 
 import (
-	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/conversation"
 	"github.com/agentcompact/compact/store"
 )
 
@@ -15,13 +15,13 @@ func (ts *Terms) EnableIndex() { ts.indexed = true }
 // Search returns at most limit positions of the messages of win best
 // matching query by BM25 over their English stems (store.SearchKeys), best
 // first, as store.ChatHistory's search ranks them, having first indexed the
-// messages of win not indexed yet (gen as for [Terms.Relevant]). Without
-// [Terms.EnableIndex] it finds nothing. Requires the lock of win.
-func (ts *Terms) Search(win *compact.History, gen uint64, query string, limit int) []store.Hit {
+// messages of win not indexed yet. Without [Terms.EnableIndex] it finds
+// nothing. Requires the lock of win.
+func (ts *Terms) Search(win *conversation.Log, query string, limit int) []store.Hit {
 	if !ts.indexed {
 		return nil
 	}
-	ts.update(win, gen)
+	ts.update(win)
 	keys := store.SearchKeys(query)
 	if len(keys) == 0 {
 		return nil

@@ -4,7 +4,7 @@ import (
 	"math"
 	"strings"
 
-	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/conversation"
 	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/store"
 )
@@ -25,7 +25,6 @@ const minRelevance = 0.3
 // zero value is ready to use; it is guarded by the lock of the history it
 // counts.
 type Terms struct {
-	gen    uint64 // the owner's state generation they were counted at
 	n      int    // messages counted: the history's first n
 	lastID string // the id of message n-1, to notice a replaced history
 	df     map[string]int
@@ -34,12 +33,16 @@ type Terms struct {
 	idx     *store.SearchIndex
 }
 
+// Reset forgets the counts: the owner replaced the history's messages
+// (the next use counts them all again). Requires the lock of the history.
+func (ts *Terms) Reset() { ts.df = nil }
+
 // update counts the words of the history's messages not counted yet (all
-// of them again when the history was replaced: another generation gen, or
-// another message at the last position counted).
-func (ts *Terms) update(win *compact.History, gen uint64) {
-	if ts.df == nil || ts.gen != gen || ts.n > win.Len() || (ts.n > 0 && win.ID(ts.n-1) != ts.lastID) {
-		*ts = Terms{gen: gen, df: map[string]int{}, indexed: ts.indexed}
+// of them again after [Terms.Reset], or when another message stands at the
+// last position counted).
+func (ts *Terms) update(win *conversation.Log) {
+	if ts.df == nil || ts.n > win.Len() || (ts.n > 0 && win.ID(ts.n-1) != ts.lastID) {
+		*ts = Terms{df: map[string]int{}, indexed: ts.indexed}
 		if ts.indexed {
 			ts.idx = store.NewSearchIndex()
 		}
@@ -64,7 +67,7 @@ func (ts *Terms) update(win *compact.History, gen uint64) {
 // the query terms the messages contain, over those of all query terms that
 // occur in the history at all (a word no message holds cannot be matched).
 // 0 when no query term occurs.
-func (ts *Terms) relevance(win *compact.History, terms []string, pos ...int) float64 {
+func (ts *Terms) relevance(win *conversation.Log, terms []string, pos ...int) float64 {
 	has := map[string]bool{}
 	for _, p := range pos {
 		if p >= 0 && p < win.Len() {
@@ -94,10 +97,9 @@ func (ts *Terms) relevance(win *compact.History, terms []string, pos ...int) flo
 // Relevant returns the hits whose turn (the hit and the messages next to
 // it) reaches a relevance of 0.3 to query, in their order (hits is not
 // modified), having first counted the words of the messages of win not
-// counted yet (gen is the owner's state generation: a new one counts
-// again). Requires the lock of win.
-func (ts *Terms) Relevant(win *compact.History, gen uint64, query string, hits []store.Hit) []store.Hit {
-	ts.update(win, gen)
+// counted yet. Requires the lock of win.
+func (ts *Terms) Relevant(win *conversation.Log, query string, hits []store.Hit) []store.Hit {
+	ts.update(win)
 	terms := store.SearchKeys(query)
 	out := hits[:0:0]
 	for _, h := range hits {
@@ -113,10 +115,10 @@ func (ts *Terms) Relevant(win *compact.History, gen uint64, query string, hits [
 // document frequencies ts counts), space-separated: the query a store's
 // own search (PostgreSQL, SQLite) is given, so that it walks no term most
 // of the history holds, as [store.SearchIndex] does not. "" when every
-// word is common: then there is nothing worth a search. gen and the lock
-// are as for [Terms.Relevant].
-func (ts *Terms) RareQuery(win *compact.History, gen uint64, query string) string {
-	ts.update(win, gen)
+// word is common: then there is nothing worth a search. Requires the lock
+// of win.
+func (ts *Terms) RareQuery(win *conversation.Log, query string) string {
+	ts.update(win)
 	words := store.SearchTerms(query)
 	kept := words[:0]
 	for _, w := range words {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/conversation"
 	"github.com/agentcompact/compact/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -22,8 +22,8 @@ func chatTurn(i int) (in, out string) {
 }
 
 // chatHistory returns a history of the first n turns of chatTurn.
-func chatHistory(n int) *compact.History {
-	h := compact.NewHistory(0)
+func chatHistory(n int) *conversation.Log {
+	h := conversation.NewLog(0)
 	for i := range n {
 		in, out := chatTurn(i)
 		h.Append(llms.TextParts(llms.ChatMessageTypeHuman, in))
@@ -40,9 +40,9 @@ func TestRelevantHits(t *testing.T) {
 	require.Equal(t, 40, win.Len())
 	var ts Terms
 	hits := []store.Hit{{Pos: 6, Score: 2}, {Pos: 10, Score: 1}}
-	got := ts.Relevant(win, 0, "Does Marisol still work in Valparaiso with the trains?", hits)
+	got := ts.Relevant(win, "Does Marisol still work in Valparaiso with the trains?", hits)
 	assert.Equal(t, []store.Hit{{Pos: 6, Score: 2}}, got, "the Marisol turn, not a turn about trains")
-	assert.Empty(t, ts.Relevant(win, 0, "Let's keep chatting about nothing.", hits), "no word of the input in the history")
+	assert.Empty(t, ts.Relevant(win, "Let's keep chatting about nothing.", hits), "no word of the input in the history")
 	assert.Equal(t, 40, ts.n)
 	assert.Equal(t, 1, ts.df["marisol"])
 	assert.Equal(t, 38, ts.df[store.SearchKey("trains")], "one count per message (by stem): both messages of the 19 other turns")
@@ -50,20 +50,21 @@ func TestRelevantHits(t *testing.T) {
 }
 
 // TestRelevanceCountsNewMessages: the word counts grow with the history,
-// and start again for another generation.
+// and start again after a Reset.
 func TestRelevanceCountsNewMessages(t *testing.T) {
 	win := chatHistory(5)
 	var ts Terms
-	ts.update(win, 0)
+	ts.update(win)
 	n := ts.n
 	win.Append(llms.TextParts(llms.ChatMessageTypeHuman, "Marisol moved to Lima."))
 	win.Append(llms.TextParts(llms.ChatMessageTypeAI, "Lima!"))
-	ts.update(win, 0)
+	ts.update(win)
 	assert.Equal(t, n+2, ts.n)
 	assert.Equal(t, 2, ts.df["marisol"])
 	ts.df["marisol"] = 99
-	ts.update(win, 1)
-	assert.Equal(t, 2, ts.df["marisol"], "another generation: counted again")
+	ts.Reset()
+	ts.update(win)
+	assert.Equal(t, 2, ts.df["marisol"], "after a Reset: counted again")
 }
 
 // TestRareQuery: a word most of a long history holds is left out of the
@@ -72,8 +73,8 @@ func TestRelevanceCountsNewMessages(t *testing.T) {
 func TestRareQuery(t *testing.T) {
 	var ts Terms
 	long := chatHistory(300) // 600 messages: weather, trains, coffee in all
-	assert.Equal(t, "marisol", ts.RareQuery(long, 1, "what about Marisol and the weather?"))
-	assert.Equal(t, "", ts.RareQuery(long, 1, "the weather and the trains"))
+	assert.Equal(t, "marisol", ts.RareQuery(long, "what about Marisol and the weather?"))
+	assert.Equal(t, "", ts.RareQuery(long, "the weather and the trains"))
 	var short Terms
-	assert.Equal(t, "weather trains", short.RareQuery(chatHistory(20), 1, "the weather and the trains"))
+	assert.Equal(t, "weather trains", short.RareQuery(chatHistory(20), "the weather and the trains"))
 }

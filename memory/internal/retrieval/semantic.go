@@ -11,7 +11,7 @@ import (
 
 	"github.com/agentcompact/compact/internal/guard"
 
-	compact "github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/conversation"
 	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/store"
 	"github.com/tmc/langchaingo/embeddings"
@@ -39,6 +39,24 @@ type SemanticConfig struct {
 	// Limit is how many of the most recent messages before the cut are
 	// embedded, cached and ranked, at least 1.
 	Limit int
+}
+
+// The defaults of a SemanticConfig's Threshold and Limit
+// (memory.DefaultSemanticThreshold, memory.DefaultEmbeddingLimit).
+const (
+	DefaultThreshold = 0.5
+	DefaultLimit     = 4096
+)
+
+// withDefaults returns c with the defaults in place of values out of range.
+func (c SemanticConfig) withDefaults() SemanticConfig {
+	if c.Threshold <= 0 || c.Threshold > 1 {
+		c.Threshold = DefaultThreshold
+	}
+	if c.Limit < 1 {
+		c.Limit = DefaultLimit
+	}
+	return c
 }
 
 // Semantic is the semantic ranking of a history's messages against an
@@ -93,7 +111,7 @@ type ranged struct {
 // later one fails); the embedder's calls are bounded by ctx even when it
 // ignores ctx, and its panics are errors. mu is the lock of win: Hits
 // reads win only holding it, and embeds without it.
-func (s *Semantic) Hits(ctx context.Context, query string, cut int, win *compact.History, mu sync.Locker) ([]store.Hit, error) {
+func (s *Semantic) Hits(ctx context.Context, query string, cut int, win *conversation.Log, mu sync.Locker) ([]store.Hit, error) {
 	if s.cfg.Embedder == nil || cut <= 0 {
 		return nil, nil
 	}
@@ -118,7 +136,7 @@ func (s *Semantic) Hits(ctx context.Context, query string, cut int, win *compact
 // the ids and texts (capped) of those not cached yet; it drops the cached
 // vectors of messages out of the range when, with those missing, the
 // cache would hold more than the limit. Requires the lock of win.
-func (s *Semantic) rangeOf(win *compact.History, cut int) (rng []ranged, missing, texts []string) {
+func (s *Semantic) rangeOf(win *conversation.Log, cut int) (rng []ranged, missing, texts []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cut = min(cut, win.Len())

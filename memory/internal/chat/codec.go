@@ -1,4 +1,9 @@
-package memory
+// Package chat holds langchaingo's chat messages (llms.ChatMessage) as
+// package memory keeps them: their conversion to and from the engine's
+// form (llms.MessageContent), their comparison, and the buffer string a
+// chain's prompt is given. The message codec itself (store.MarshalMessage
+// and the wire form) lives in package store.
+package chat
 
 import (
 	"encoding/json"
@@ -8,23 +13,19 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-// The message codec (store.MarshalMessage and the wire form) lives in
-// package store; this file keeps the Memory's own comparisons and its
-// conversions to and from the engine's form.
-
-// deref returns the value form of the pointer forms of langchaingo's message
+// Deref returns the value form of the pointer forms of langchaingo's message
 // types, and m itself otherwise (see store.MessageValue).
-func deref(m llms.ChatMessage) llms.ChatMessage { return store.MessageValue(m) }
+func Deref(m llms.ChatMessage) llms.ChatMessage { return store.MessageValue(m) }
 
-// isNil reports whether m is nil or a nil pointer (see store.IsNilMessage).
-func isNil(m llms.ChatMessage) bool { return store.IsNilMessage(m) }
+// IsNil reports whether m is nil or a nil pointer (see store.IsNilMessage).
+func IsNil(m llms.ChatMessage) bool { return store.IsNilMessage(m) }
 
-// sameMessage reports whether a and b carry the same message (type and every
+// Same reports whether a and b carry the same message (type and every
 // field store.MarshalMessage keeps). Strings shared with an earlier read compare
 // in constant time.
-func sameMessage(a, b llms.ChatMessage) bool {
-	if isNil(a) || isNil(b) {
-		return isNil(a) && isNil(b)
+func Same(a, b llms.ChatMessage) bool {
+	if IsNil(a) || IsNil(b) {
+		return IsNil(a) && IsNil(b)
 	}
 	wa, wb := store.ToWire(a), store.ToWire(b)
 	if wa.Type != wb.Type || wa.Content != wb.Content || wa.Role != wb.Role || wa.Name != wb.Name ||
@@ -48,7 +49,7 @@ func sameFunc(a, b *llms.FunctionCall) bool {
 	return a.Name == b.Name && a.Arguments == b.Arguments
 }
 
-// toContent converts a chat message to the engine's form. toolName returns
+// ToContent converts a chat message to the engine's form. toolName returns
 // the function name of the call a tool result answers ("" when unknown).
 //
 //   - human, system, generic and function messages: one text part, with
@@ -59,7 +60,7 @@ func sameFunc(a, b *llms.FunctionCall) bool {
 //     kept as text, as langchaingo's buffer string renders it, since it has
 //     no id a result could answer;
 //   - a tool message: one llms.ToolCallResponse.
-func toContent(m llms.ChatMessage, toolName func(id string) string) llms.MessageContent {
+func ToContent(m llms.ChatMessage, toolName func(id string) string) llms.MessageContent {
 	w := store.ToWire(m)
 	switch w.Type {
 	case llms.ChatMessageTypeAI:
@@ -89,10 +90,10 @@ func toContent(m llms.ChatMessage, toolName func(id string) string) llms.Message
 	}
 }
 
-// fromContent converts an engine message back to chat messages: a tool
+// FromContent converts an engine message back to chat messages: a tool
 // message yields one llms.ToolChatMessage per result part, any other message
 // exactly one message. Text parts are joined with newlines.
-func fromContent(mc llms.MessageContent) []llms.ChatMessage {
+func FromContent(mc llms.MessageContent) []llms.ChatMessage {
 	var text []string
 	var calls []llms.ToolCall
 	var out []llms.ChatMessage
@@ -126,4 +127,57 @@ func fromContent(mc llms.MessageContent) []llms.ChatMessage {
 	default:
 		return []llms.ChatMessage{store.OtherMessage{Type: mc.Role, Content: content}}
 	}
+}
+
+// Unchanged reports whether b, read from the history where the Memory
+// holds a, is the same message: the same fields (Same) in the same
+// form. A message replaced by its other form (value or pointer) is a
+// changed message: the views hold the history's own values, and
+// llms.GetBufferString renders the forms differently (an AI message's
+// FunctionCall only for the value form; a *GenericChatMessage is an error).
+func Unchanged(a, b llms.ChatMessage) bool {
+	return pointerForm(a) == pointerForm(b) && Same(a, b)
+}
+
+// pointerForm reports whether m is a pointer to one of langchaingo's
+// message types or to an store.OtherMessage.
+func pointerForm(m llms.ChatMessage) bool {
+	switch m.(type) {
+	case *llms.AIChatMessage, *llms.HumanChatMessage, *llms.SystemChatMessage, *llms.GenericChatMessage,
+		*llms.FunctionChatMessage, *llms.ToolChatMessage, *store.OtherMessage:
+		return true
+	}
+	return false
+}
+
+// WithoutNil returns msgs without its nil entries (msgs itself when it has none).
+func WithoutNil(msgs []llms.ChatMessage) []llms.ChatMessage {
+	for i, cm := range msgs {
+		if IsNil(cm) {
+			out := append([]llms.ChatMessage(nil), msgs[:i]...)
+			for _, cm := range msgs[i+1:] {
+				if !IsNil(cm) {
+					out = append(out, cm)
+				}
+			}
+			return out
+		}
+	}
+	return msgs
+}
+
+// ToolName returns the function name of the tool call with the given id,
+// looking back from the end of msgs over its latest 64 messages ("" when
+// none of them makes that call).
+func ToolName(msgs []llms.ChatMessage, id string) string {
+	for i := len(msgs) - 1; i >= 0 && i >= len(msgs)-64; i-- {
+		if ai, ok := Deref(msgs[i]).(llms.AIChatMessage); ok {
+			for _, tc := range ai.ToolCalls {
+				if tc.ID == id && tc.FunctionCall != nil {
+					return tc.FunctionCall.Name
+				}
+			}
+		}
+	}
+	return ""
 }

@@ -1,21 +1,24 @@
-package compact
+package conversation
 
-import "github.com/tmc/langchaingo/llms"
+import (
+	"github.com/agentcompact/compact"
+	"github.com/tmc/langchaingo/llms"
+)
 
 // Advance moves the window past what the engine summarized, given the
-// Result of a call on in (built by [History.Input] on the window as it
+// compact.Result of a call on in (built by [Log.Input] on the window as it
 // still is): when the call compacted, or when it was given the window from
 // a turn start (the messages it left out count as summarized: they never
 // come back into the context). Kept units (a message, or a tool round:
-// [OpensToolRound] with its [IsToolResult] messages) before Start that are
+// [compact.OpensToolRound] with its [compact.IsToolResult] messages) before Start that are
 // summarized now leave the window, and Start advances over whole units
 // below N less the minimum window, a summarized unit leaving the window,
 // another moving to the kept list. A unit partly summarized stops the
 // advance, and a move that would put a system message first after the
 // leading ones is not made (the engine would take it for a leading one).
-// Nothing moves until at least [HistoryMoveBatch] messages can leave, nor
+// Nothing moves until at least [MoveBatch] messages can leave, nor
 // when res's States do not match in. It reports whether the window moved.
-func (h *History) Advance(in HistoryInput, res *Result) bool {
+func (h *Log) Advance(in Input, res *compact.Result) bool {
 	if res == nil || (!res.Compacted && in.From <= h.lead) || in.N > len(h.msgs) {
 		return false
 	}
@@ -38,7 +41,7 @@ func (h *History) Advance(in HistoryInput, res *Result) bool {
 		}
 		return start
 	}
-	if hd := head(x, kept); excluded < HistoryMoveBatch || (hd < len(h.msgs) && hd != head(h.start, h.kept) &&
+	if hd := head(x, kept); excluded < MoveBatch || (hd < len(h.msgs) && hd != head(h.start, h.kept) &&
 		h.msgs[hd].Role == llms.ChatMessageTypeSystem) {
 		return false
 	}
@@ -49,15 +52,15 @@ func (h *History) Advance(in HistoryInput, res *Result) bool {
 // windowStates returns the states of every window message below in.N,
 // given the states of those in holds: the messages it left out (below its
 // turn start) count as summarized.
-func (h *History) windowStates(in HistoryInput, states []MessageState) []MessageState {
+func (h *Log) windowStates(in Input, states []compact.MessageState) []compact.MessageState {
 	if in.From <= h.lead || len(states) != len(in.Messages) {
 		return states
 	}
-	out := make([]MessageState, 0, h.windowLen(in.N))
+	out := make([]compact.MessageState, 0, h.windowLen(in.N))
 	j := 0
 	for i := range h.Window(in.N, 0) {
 		if i >= h.lead && i < in.From {
-			out = append(out, StateSummarized)
+			out = append(out, compact.StateSummarized)
 			continue
 		}
 		out = append(out, states[j])
@@ -67,13 +70,13 @@ func (h *History) windowStates(in HistoryInput, states []MessageState) []Message
 }
 
 // isCall and isTool classify the message at i for the engine's unit rules.
-func (h *History) isCall(i int) bool { return OpensToolRound(h.msgs[i]) }
+func (h *Log) isCall(i int) bool { return compact.OpensToolRound(h.msgs[i]) }
 
-func (h *History) isTool(i int) bool { return IsToolResult(h.msgs[i]) }
+func (h *Log) isTool(i int) bool { return compact.IsToolResult(h.msgs[i]) }
 
 // prunedKept returns the kept list without its units that are now wholly
 // summarized, and how many messages it left out.
-func (h *History) prunedKept(summarized map[int]bool) (kept []int, excluded int) {
+func (h *Log) prunedKept(summarized map[int]bool) (kept []int, excluded int) {
 	kept = make([]int, 0, len(h.kept))
 	for j := 0; j < len(h.kept); {
 		k := j + 1
@@ -95,7 +98,7 @@ func (h *History) prunedKept(summarized map[int]bool) (kept []int, excluded int)
 // advance returns how far start can advance over whole units below
 // n - minWindow, the units it passes that stay in the context (for the
 // kept list), and how many messages it passes that are summarized.
-func (h *History) advance(n int, summarized map[int]bool) (x int, kept []int, excluded int) {
+func (h *Log) advance(n int, summarized map[int]bool) (x int, kept []int, excluded int) {
 	x = h.start
 	limit := n - h.minWindow
 	unit := make([]int, 0, 8)

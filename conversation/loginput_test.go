@@ -1,4 +1,4 @@
-package compact
+package conversation
 
 import (
 	"context"
@@ -6,22 +6,24 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentcompact/compact"
+	"github.com/agentcompact/compact/internal/trajectory"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/llms"
 )
 
-// TestHistoryInputMatchesWholeConversation: calls given a History's window
+// TestLogInputMatchesWholeConversation: calls given a Log's window
 // (its Input, moved by Advance after each Result) return, call by call,
 // exactly what calls given the whole conversation return, while the
 // window moves and stays bounded.
-func TestHistoryInputMatchesWholeConversation(t *testing.T) {
+func TestLogInputMatchesWholeConversation(t *testing.T) {
 	var chat []llms.MessageContent
 	for i := range 300 {
 		chat = append(chat,
 			llms.TextParts(llms.ChatMessageTypeHuman, fmt.Sprintf("question %d: %s", i, strings.Repeat("why so? ", 5+i%7))),
 			llms.TextParts(llms.ChatMessageTypeAI, fmt.Sprintf("answer %d: %s", i, strings.Repeat("because. ", 10+i%13))))
 	}
-	agent := loadTestTrajectory(t, "sweagent__demo-marshmallow-1867-fc")
+	agent := mustReadTrajectory(t, "../testdata/trajectories/sweagent__demo-marshmallow-1867-fc.jsonl")
 	cases := []struct {
 		name   string
 		msgs   []llms.MessageContent
@@ -33,10 +35,10 @@ func TestHistoryInputMatchesWholeConversation(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
-			c, err := New(WithContextWindow(tc.window), WithReservedOutput(0))
+			c, err := compact.New(compact.WithContextWindow(tc.window), compact.WithReservedOutput(0))
 			require.NoError(t, err)
-			windowed, whole := NewSession("s"), NewSession("s")
-			h := NewHistory(16)
+			windowed, whole := compact.NewSession("s"), compact.NewSession("s")
+			h := NewLog(16)
 			moves := 0
 			for n, mc := range tc.msgs {
 				h.Append(mc)
@@ -57,7 +59,7 @@ func TestHistoryInputMatchesWholeConversation(t *testing.T) {
 				if h.Advance(in, got) {
 					moves++
 				}
-				require.LessOrEqual(t, h.WindowLen(), len(got.Messages)+16+HistoryMoveBatch+1, "after %d messages", n+1)
+				require.LessOrEqual(t, h.WindowLen(), len(got.Messages)+16+MoveBatch+1, "after %d messages", n+1)
 			}
 			require.Positive(t, moves, "the window must move for the comparison to mean something")
 			// The windowed session counts the tokens of what it was given;
@@ -69,12 +71,12 @@ func TestHistoryInputMatchesWholeConversation(t *testing.T) {
 	}
 }
 
-// TestHistoryInputFrom: an input from a turn start holds the leading
+// TestLogInputFrom: an input from a turn start holds the leading
 // system messages and the window's messages from it on, built in the
 // buffer given when it is large enough; the whole window's input is the
 // window itself.
-func TestHistoryInputFrom(t *testing.T) {
-	h := NewHistory(4)
+func TestLogInputFrom(t *testing.T) {
+	h := NewLog(4)
 	var all []llms.MessageContent
 	add := func(mc llms.MessageContent) {
 		h.Append(mc)
@@ -86,14 +88,14 @@ func TestHistoryInputFrom(t *testing.T) {
 		add(llms.TextParts(llms.ChatMessageTypeAI, fmt.Sprint("a", i)))
 	}
 	require.NoError(t, h.SetWindow(9, []int{1, 2}))
-	ids := MessageIDs(all)
+	ids := compact.MessageIDs(all)
 
 	whole := h.Input(0, nil)
 	require.Equal(t, 15, len(whole.Messages))
 	require.Equal(t, 6, whole.Omitted)
 	require.Equal(t, []string{ids[0], ids[1], ids[2], ids[9]}, whole.IDs[:4])
 
-	var buf HistoryInput
+	var buf Input
 	from := h.TurnStart(h.Len(), 3)
 	require.Equal(t, 15, from)
 	in := h.Input(from, &buf)
@@ -108,4 +110,12 @@ func TestHistoryInputFrom(t *testing.T) {
 	require.Len(t, again.Messages, 5)
 	require.Same(t, &buf.Messages[0], &again.Messages[0], "the buffer's slices are reused")
 	require.Len(t, in.Options(), 2)
+}
+
+// mustReadTrajectory reads the recorded agent conversation at path.
+func mustReadTrajectory(t testing.TB, path string) []llms.MessageContent {
+	t.Helper()
+	msgs, err := trajectory.ReadFile(path)
+	require.NoError(t, err)
+	return msgs
 }

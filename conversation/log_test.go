@@ -1,4 +1,4 @@
-package compact
+package conversation
 
 import (
 	"context"
@@ -6,16 +6,17 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/agentcompact/compact"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/llms"
 )
 
-// TestHistoryIDsAndCounts: a History names its messages as MessageIDs names
+// TestLogIDsAndCounts: a Log names its messages as MessageIDs names
 // the whole list (also after a truncation), NextID is what Append returns,
 // Tokens is the counter's count, and the leading system messages are its
 // Lead.
-func TestHistoryIDsAndCounts(t *testing.T) {
+func TestLogIDsAndCounts(t *testing.T) {
 	msgs := []llms.MessageContent{
 		llms.TextParts(llms.ChatMessageTypeSystem, "be brief"),
 		llms.TextParts(llms.ChatMessageTypeSystem, "be kind"),
@@ -25,9 +26,9 @@ func TestHistoryIDsAndCounts(t *testing.T) {
 		llms.TextParts(llms.ChatMessageTypeHuman, "hi"),
 		llms.TextParts(llms.ChatMessageTypeAI, "OK."),
 	}
-	c, err := New()
+	c, err := compact.New()
 	require.NoError(t, err)
-	h := NewHistory(0)
+	h := NewLog(0)
 	for _, mc := range msgs {
 		next := h.NextID(mc)
 		require.Equal(t, next, h.Append(mc))
@@ -37,7 +38,7 @@ func TestHistoryIDsAndCounts(t *testing.T) {
 	require.Equal(t, 2, h.Start())
 	require.Empty(t, h.Kept())
 	require.Equal(t, len(msgs), h.WindowLen())
-	ids := MessageIDs(msgs)
+	ids := compact.MessageIDs(msgs)
 	for i := range msgs {
 		require.Equal(t, ids[i], h.ID(i))
 		require.Equal(t, msgs[i], h.Message(i))
@@ -51,7 +52,7 @@ func TestHistoryIDsAndCounts(t *testing.T) {
 	other := llms.TextParts(llms.ChatMessageTypeHuman, "bye")
 	h.Append(other)
 	h.Append(msgs[6])
-	want := MessageIDs(append(msgs[:5:5], other, msgs[6]))
+	want := compact.MessageIDs(append(msgs[:5:5], other, msgs[6]))
 	for i, id := range want {
 		require.Equal(t, id, h.ID(i), "after the truncation, position %d", i)
 	}
@@ -63,13 +64,13 @@ func TestHistoryIDsAndCounts(t *testing.T) {
 	require.Equal(t, ids[0], h.Append(msgs[0]), "the names start over")
 }
 
-// TestHistoryWindow: SetWindow checks and sets the window, Window yields
+// TestLogWindow: SetWindow checks and sets the window, Window yields
 // lead | kept | start.. (from a turn start, the kept positions and those
 // from start below it left out), TurnStart finds the k-th last human
 // message, and a truncation below the window's start puts the window over
 // the whole conversation.
-func TestHistoryWindow(t *testing.T) {
-	h := NewHistory(4)
+func TestLogWindow(t *testing.T) {
+	h := NewLog(4)
 	h.Append(llms.TextParts(llms.ChatMessageTypeSystem, "sys"))
 	for i := range 10 {
 		h.Append(llms.TextParts(llms.ChatMessageTypeHuman, fmt.Sprint("q", i)))
@@ -121,16 +122,16 @@ func seq(from, to int) []int {
 	return out
 }
 
-// ExampleHistory gives the engine a window of a long conversation: the
+// ExampleLog gives the engine a window of a long conversation: the
 // messages the session summarized are left out of each call, and the
 // window moves after each Result.
-func ExampleHistory() {
-	c, err := New(WithContextWindow(2_000), WithReservedOutput(0))
+func ExampleLog() {
+	c, err := compact.New(compact.WithContextWindow(2_000), compact.WithReservedOutput(0))
 	if err != nil {
 		panic(err)
 	}
-	s := NewSession("example")
-	h := NewHistory(16)
+	s := compact.NewSession("example")
+	h := NewLog(16)
 	for i := range 200 {
 		h.Append(llms.TextParts(llms.ChatMessageTypeHuman, fmt.Sprintf("Question %d: what is %d squared?", i, i)))
 		h.Append(llms.TextParts(llms.ChatMessageTypeAI, fmt.Sprintf("%d squared is %d.", i, i*i)))

@@ -1,44 +1,45 @@
-package compact
+package conversation
 
 import (
 	"sort"
 
+	"github.com/agentcompact/compact"
 	"github.com/tmc/langchaingo/llms"
 )
 
-// HistoryInput is the input of one engine call over a [History]'s first N
+// Input is the input of one engine call over a [Log]'s first N
 // messages: the window's messages the call is given (all of them, or from
 // a turn start From on besides the leading system messages), their ids,
 // and how many of the N messages it leaves out. Give it to the engine with
-// its [HistoryInput.Options].
-type HistoryInput struct {
+// its [Input.Options].
+type Input struct {
 	// Messages and IDs are the messages the call is given and their ids in
-	// the whole conversation, index for index. The History never writes
+	// the whole conversation, index for index. The Log never writes
 	// them in place (a later Input given them as its buffer does); the
 	// caller must not modify them.
 	Messages []llms.MessageContent
 	IDs      []string
-	// N is the number of the History's messages the input stands for, From
+	// N is the number of the Log's messages the input stands for, From
 	// the turn start it was built from (0: the whole window), Omitted the
 	// messages below N it leaves out (N - len(Messages)).
 	N, From, Omitted int
 }
 
 // Options returns the call options that tell the engine the input's ids
-// and omitted messages ([WithMessageIDs], [WithOmitted]).
-func (in HistoryInput) Options() []CallOption {
-	return []CallOption{WithMessageIDs(in.IDs), WithOmitted(in.Omitted)}
+// and omitted messages ([compact.WithMessageIDs], [compact.WithOmitted]).
+func (in Input) Options() []compact.CallOption {
+	return []compact.CallOption{compact.WithMessageIDs(in.IDs), compact.WithOmitted(in.Omitted)}
 }
 
 // Input returns the input of an engine call over every message held, from
-// the turn start from (0: the whole window; see [History.TurnStart]). When
+// the turn start from (0: the whole window; see [Log.TurnStart]). When
 // it is the whole window, its slices are the window's own (not copied);
 // otherwise they are built in buf's slices when buf is not nil and they
 // are large enough (the caller then owns buf's previous input no longer),
 // else in new ones.
-func (h *History) Input(from int, buf *HistoryInput) HistoryInput {
+func (h *Log) Input(from int, buf *Input) Input {
 	n := len(h.msgs)
-	in := HistoryInput{N: n, From: from}
+	in := Input{N: n, From: from}
 	// The window is lead | kept | start..n-1; the input skips the kept
 	// positions and the positions from start on that lie below from.
 	kb, sb := h.lead, h.lead+len(h.kept)
@@ -72,9 +73,9 @@ func (h *History) Input(from int, buf *HistoryInput) HistoryInput {
 
 // Positions returns the position in the conversation of each message of
 // in, index for index: what the engine's input index i (a Result's States,
-// Refs and Origin) stands for. Call it before [History.Advance] moves the
+// Refs and Origin) stands for. Call it before [Log.Advance] moves the
 // window.
-func (h *History) Positions(in HistoryInput) []int {
+func (h *Log) Positions(in Input) []int {
 	pos := make([]int, 0, len(in.Messages))
 	for i := range h.Window(in.N, in.From) {
 		pos = append(pos, i)

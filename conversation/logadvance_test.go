@@ -1,18 +1,19 @@
-package compact
+package conversation
 
 import (
 	"fmt"
 	"testing"
 
+	"github.com/agentcompact/compact"
 	"github.com/stretchr/testify/require"
 	"github.com/tmc/langchaingo/llms"
 )
 
-// advanceHistory returns a History of a system message and turns of the
+// advanceHistory returns a Log of a system message and turns of the
 // given shapes ("t": human then AI; "r": human, AI calling a tool, the
 // tool's result, AI), with a minimum window of 4.
-func advanceHistory(shapes string) *History {
-	h := NewHistory(4)
+func advanceHistory(shapes string) *Log {
+	h := NewLog(4)
 	h.Append(llms.TextParts(llms.ChatMessageTypeSystem, "sys"))
 	for i, s := range shapes {
 		h.Append(llms.TextParts(llms.ChatMessageTypeHuman, fmt.Sprint("q", i)))
@@ -30,21 +31,21 @@ func advanceHistory(shapes string) *History {
 
 // summarizedResult returns a compacting Result for in whose States mark
 // the positions in summarized as summarized.
-func summarizedResult(h *History, in HistoryInput, summarized func(p int) bool) *Result {
-	res := &Result{Compacted: true, States: make([]MessageState, len(in.Messages))}
+func summarizedResult(h *Log, in Input, summarized func(p int) bool) *compact.Result {
+	res := &compact.Result{Compacted: true, States: make([]compact.MessageState, len(in.Messages))}
 	for k, p := range h.Positions(in) {
 		if summarized(p) {
-			res.States[k] = StateSummarized
+			res.States[k] = compact.StateSummarized
 		}
 	}
 	return res
 }
 
-// TestHistoryAdvance: the window moves past whole summarized units once a
+// TestLogAdvance: the window moves past whole summarized units once a
 // batch can leave, the task kept; a partly summarized tool round stops it;
 // a call that did not compact, states that do not match the input, and a
 // batch too small move nothing.
-func TestHistoryAdvance(t *testing.T) {
+func TestLogAdvance(t *testing.T) {
 	t.Run("summarized turns leave, the task is kept", func(t *testing.T) {
 		h := advanceHistory("tttttttttttttttttttt") // 41 messages
 		in := h.Input(0, nil)
@@ -59,7 +60,7 @@ func TestHistoryAdvance(t *testing.T) {
 	t.Run("not before a batch", func(t *testing.T) {
 		h := advanceHistory("tttttttttttttttttttt")
 		in := h.Input(0, nil)
-		require.False(t, h.Advance(in, summarizedResult(h, in, func(p int) bool { return p >= 1 && p < 1+HistoryMoveBatch-2 })))
+		require.False(t, h.Advance(in, summarizedResult(h, in, func(p int) bool { return p >= 1 && p < 1+MoveBatch-2 })))
 		require.Equal(t, 1, h.Start())
 	})
 	t.Run("not without a compaction", func(t *testing.T) {
@@ -78,7 +79,7 @@ func TestHistoryAdvance(t *testing.T) {
 		h := advanceHistory("ttttttttttrttttttttttt")
 		// turn 10 (a tool round) starts at 1+20: human 21, call 22, result 23, AI 24.
 		in := h.Input(0, nil)
-		require.True(t, OpensToolRound(h.Message(22)))
+		require.True(t, compact.OpensToolRound(h.Message(22)))
 		require.True(t, h.Advance(in, summarizedResult(h, in, func(p int) bool { return p >= 1 && p <= 22 })))
 		require.Equal(t, 22, h.Start(), "the round opened at 22 is split: the window stops before it")
 	})
@@ -86,7 +87,7 @@ func TestHistoryAdvance(t *testing.T) {
 		h := advanceHistory("tttttttttttttttttttt")
 		in := h.Input(h.TurnStart(h.Len(), 3), nil)
 		require.Equal(t, 35, in.From)
-		res := &Result{States: make([]MessageState, len(in.Messages))}
+		res := &compact.Result{States: make([]compact.MessageState, len(in.Messages))}
 		require.True(t, h.Advance(in, res), "no compaction, but the turns left out leave the window")
 		require.Equal(t, 37, h.Start())
 		require.Equal(t, []int{35, 36}, h.Kept())
