@@ -300,7 +300,7 @@ func (m *Memory) context(ctx context.Context, pend *pendingInput) ([]llms.ChatMe
 		if err != nil {
 			return nil, "", fmt.Errorf("memory: render history: %w", err)
 		}
-		v.text, v.textOK, v.prefixes = text, true, prefixes
+		v.text, v.textBuf, v.textOK, v.prefixes = text, nil, true, prefixes
 		m.view = v
 	}
 	if len(tail) == 0 {

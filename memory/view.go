@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"strings"
 
 	compact "github.com/agentcompact/compact"
 	"github.com/agentcompact/compact/internal/msg"
@@ -20,6 +21,7 @@ type cachedView struct {
 	tokens    int                // the engine's token count of the view
 	engineLen int                // len(Result.Messages) it was built from, -1 if none
 	text      string             // the buffer string of msgs, when textOK
+	textBuf   *strings.Builder   // the builder text was taken from, if any (chat.AppendLines)
 	textOK    bool
 	prefixes  [2]string // the human and AI prefixes of text
 }
@@ -46,7 +48,8 @@ func (m *Memory) buildViewLocked(res *compact.Result, n, from int, pos []int) ca
 		v.msgs = append(old.msgs[:len(old.msgs):len(old.msgs)], m.msgs[old.n:n]...)
 		if old.textOK {
 			if tail, ok := chat.RenderFast(v.msgs[len(old.msgs):], -1, old.prefixes[0], old.prefixes[1]); ok {
-				v.text, v.textOK, v.prefixes = chat.JoinLines(old.text, tail), true, old.prefixes
+				v.text, v.textBuf = chat.AppendLines(old.text, old.textBuf, tail)
+				v.textOK, v.prefixes = true, old.prefixes
 			}
 		}
 		return v

@@ -37,3 +37,32 @@ func TestSame(t *testing.T) {
 	assert.True(t, Same(nil, (*llms.AIChatMessage)(nil)))
 	assert.False(t, Same(nil, a))
 }
+
+// TestAppendLines: the text returned is JoinLines', whether the builder is
+// extended in place, forked (a second tail after the same text) or new;
+// strings returned earlier keep their content.
+func TestAppendLines(t *testing.T) {
+	a, b := AppendLines("", nil, "Human: hi")
+	if a != "Human: hi" {
+		t.Fatalf("got %q", a)
+	}
+	a2, b2 := AppendLines(a, b, "AI: hello")
+	if a2 != "Human: hi\nAI: hello" || b2 != b {
+		t.Fatalf("in place: got %q, same builder %v", a2, b2 == b)
+	}
+	fork, bf := AppendLines(a, b, "AI: other") // b has grown past a: a new builder
+	if fork != "Human: hi\nAI: other" || bf == b {
+		t.Fatalf("fork: got %q, new builder %v", fork, bf != b)
+	}
+	if a != "Human: hi" || a2 != "Human: hi\nAI: hello" {
+		t.Fatalf("earlier strings changed: %q %q", a, a2)
+	}
+	same, bs := AppendLines(a2, b2, "")
+	if same != a2 || bs != b2 {
+		t.Fatal("an empty tail changes nothing")
+	}
+	other, bo := AppendLines("Human: x", b2, "AI: y") // text not from b2
+	if other != JoinLines("Human: x", "AI: y") || bo == b2 {
+		t.Fatalf("foreign text: got %q", other)
+	}
+}

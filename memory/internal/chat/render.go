@@ -91,3 +91,27 @@ func JoinLines(a, b string) string {
 	}
 	return a + "\n" + b
 }
+
+// AppendLines returns JoinLines(text, tail) and the builder that holds it.
+// When b is the builder text was taken from and nothing was appended to it
+// since (its length is text's), tail is appended in place: the bytes of
+// text are not copied again, so a history extended turn after turn costs
+// the new lines, not the whole string (strings taken from a builder stay
+// valid as it grows). Otherwise a new builder, with room to grow, starts
+// with text. b may be nil. The caller serializes the calls on one builder.
+func AppendLines(text string, b *strings.Builder, tail string) (string, *strings.Builder) {
+	if tail == "" {
+		return text, b
+	}
+	if b == nil || b.Len() != len(text) || b.Len() == 0 {
+		nb := &strings.Builder{}
+		nb.Grow(2 * (len(text) + len(tail) + 1))
+		nb.WriteString(text)
+		b = nb
+	}
+	if text != "" {
+		b.WriteByte('\n')
+	}
+	b.WriteString(tail)
+	return b.String(), b
+}
