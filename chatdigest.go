@@ -20,7 +20,7 @@ const maxFactWords = 40
 
 // A reply of the AI longer than longReplyWords words or longReplySentences
 // sentences is long: of it the digest keeps what it decided or promised
-// (factPlan) only. A model asked for "lots of specific details" fills its
+// (hasPlan) only. A model asked for "lots of specific details" fills its
 // replies with numbers that would otherwise crowd out what the user said.
 const (
 	longReplyWords     = 60
@@ -42,12 +42,8 @@ const (
 )
 
 var (
-	factNumber = regexp.MustCompile(`\d`)
 	// factName: a capitalized word that does not begin the sentence.
 	factName = regexp.MustCompile(`[^.!?\s]\s+([A-Z][\p{L}'-]+)`)
-	factTime = regexp.MustCompile(`(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|today|tomorrow|yesterday|tonight|weekend|morning|evening|afternoon|night|week|month|year|o'clock|[ap]\.?m\.?)\b`)
-	factPref = regexp.MustCompile(`(?i)\b(like|likes|love|loves|enjoy|enjoys|favou?rite|prefer|prefers|hate|hates|dislike|want|wants|wish)\b`)
-	factPlan = regexp.MustCompile(`(?i)\b(will|going to|gonna|plan|plans|planning|decided|decide|agreed|booked|'ll)\b`)
 	factID   = regexp.MustCompile(`\b[\p{L}]*\d[\p{L}\d]*[-_./@][\p{L}\d-_./@]+\b|\b[\w.+-]+@[\w-]+\.[\w.]+\b`)
 	factKey  = regexp.MustCompile(`\b([A-Z][\p{L}'-]+|\d[\d.,:/-]*)\b`)
 	sentEnd  = regexp.MustCompile(`[.!?]+\s+|\n+`)
@@ -208,25 +204,21 @@ func sentenceFact(s, who string, at int, keys map[string]int) (fact, bool) {
 	if len(strings.Fields(s)) < 3 {
 		return fact{}, false // "Wow, Isabella": talk, not a fact
 	}
-	hard, literal := 0, 0
-	for _, re := range []*regexp.Regexp{factNumber, factName, factTime, factID} {
-		if re.MatchString(s) {
-			hard++
-			if re != factName {
-				literal++
-			}
-		}
-	}
+	ws := sentenceWords(s) // chatwords.go
+	digit := strings.ContainsAny(s, "0123456789")
+	// factID needs a digit or an "@": the expression runs only then.
+	literals := b2n(digit) + b2n(hasTime(s, ws)) + b2n((digit || strings.Contains(s, "@")) && factID.MatchString(s))
+	hard := literals + b2n(factName.MatchString(s))
 	soft := 0
-	plan := factPlan.MatchString(s)
+	plan := hasPlan(s, ws)
 	if plan {
 		soft++
 	}
-	if factPref.MatchString(s) {
+	if hasPref(ws) {
 		soft++
 	}
 	question := strings.HasSuffix(s, "?")
-	if hard+soft == 0 || who == "AI" && literal == 0 || question && who == "AI" {
+	if hard+soft == 0 || who == "AI" && literals == 0 || question && who == "AI" {
 		return fact{}, false
 	}
 	f := fact{at: at, signals: hard + soft, plan: plan, question: question, ai: who == "AI"}

@@ -95,14 +95,6 @@ func SearchKey(word string) string { return english.Stem(word, false) }
 // SearchKeys returns the distinct keys ([SearchKey]) of the words
 // [SearchTerms] finds in text, in order of first appearance.
 func SearchKeys(text string) []string {
-	terms := SearchTerms(text)
-	out := terms[:0]
-	seen := make(map[string]bool, len(terms))
-	for _, w := range terms {
-		if k := SearchKey(w); !seen[k] {
-			seen[k] = true
-			out = append(out, k)
-		}
-	}
-	return out
+	var c StemCache
+	return c.Keys(text)
 }

@@ -43,7 +43,7 @@ type SearchIndex struct {
 	lens     []int32 // words per document (message)
 	total    int64
 	postings map[string][]posting
-	stems    map[string]string // word -> SearchKey(word), a cache
+	stems    StemCache
 }
 
 // posting is one document's count of a key.
@@ -52,12 +52,10 @@ type posting struct {
 	tf  int32
 }
 
-// maxStemCache bounds the stem cache; past it the cache starts afresh.
-const maxStemCache = 1 << 16
 
 // NewSearchIndex returns an empty index.
 func NewSearchIndex() *SearchIndex {
-	return &SearchIndex{postings: map[string][]posting{}, stems: map[string]string{}}
+	return &SearchIndex{postings: map[string][]posting{}}
 }
 
 // Len returns the number of documents (messages) added.
@@ -70,15 +68,7 @@ func (x *SearchIndex) Add(text string) {
 	words := splitWords(text)
 	tf := make(map[string]int32, len(words))
 	for _, w := range words {
-		k, ok := x.stems[w]
-		if !ok {
-			if len(x.stems) >= maxStemCache {
-				clear(x.stems)
-			}
-			k = SearchKey(w)
-			x.stems[w] = k
-		}
-		tf[k]++
+		tf[x.stems.Key(w)]++
 	}
 	for k, c := range tf {
 		x.postings[k] = append(x.postings[k], posting{doc: doc, tf: c})

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	compact "github.com/agentcompact/compact"
-	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/conversation"
 	"github.com/agentcompact/compact/internal/msg"
 	"github.com/agentcompact/compact/store"
@@ -22,8 +21,9 @@ type Format struct {
 
 // Block picks, in rank order, the hits that are candidates (position ->
 // ref), each with the reply to it (the next message, when a candidate too)
-// or alone when the pair does not fit, within room tokens (counted by
-// counter, f.Preamble included), and renders them in history order as one
+// or alone when the pair does not fit, within room tokens (cost gives the
+// tokens of the line of the message at a position, preamble the
+// preamble's), and renders them in history order as one
 // block: f.Preamble, then a line "[ref:ID] Prefix: content" each; n is the
 // number of messages, used the tokens they take ("", 0, 0 when none
 // fits). With the reply, because in a conversation the words of a question
@@ -31,20 +31,20 @@ type Format struct {
 // measured on ../shared/eval/chats (docs/eval/chats.md), a hit with its
 // reply finds more answers than a hit with the message it answers.
 // Requires the lock of win.
-func Block(win *conversation.Log, counter *budget.TokenCounter, f Format, hits []store.Hit, cand map[int]string, room int) (block string, n, used int) {
-	used = counter.CountMessage(llms.TextParts(llms.ChatMessageTypeHuman, f.Preamble))
+func Block(win *conversation.Log, f Format, preamble int, cost func(q int, line string) int, hits []store.Hit, cand map[int]string, room int) (block string, n, used int) {
+	used = preamble
 	lines := map[int]string{}
 	take := func(unit []int) bool {
 		texts := make([]string, len(unit))
-		cost := 0
+		tok := 0
 		for i, q := range unit {
 			texts[i] = line(win, f, q, cand[q])
-			cost += counter.Count(texts[i]) + 1
+			tok += cost(q, texts[i]) + 1
 		}
-		if used+cost > room {
+		if used+tok > room {
 			return false
 		}
-		used += cost
+		used += tok
 		for i, q := range unit {
 			lines[q] = texts[i]
 		}

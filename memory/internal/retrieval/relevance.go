@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/agentcompact/compact/conversation"
@@ -28,6 +29,8 @@ type Terms struct {
 	n      int    // messages counted: the history's first n
 	lastID string // the id of message n-1, to notice a replaced history
 	df     map[string]int
+	keys   [][]string // per message counted, its search keys, sorted
+	stems  store.StemCache
 	// indexed: keep idx too (EnableIndex, index.go).
 	indexed bool
 	idx     *store.SearchIndex
@@ -42,16 +45,19 @@ func (ts *Terms) Reset() { ts.df = nil }
 // last position counted).
 func (ts *Terms) update(win *conversation.Log) {
 	if ts.df == nil || ts.n > win.Len() || (ts.n > 0 && win.ID(ts.n-1) != ts.lastID) {
-		*ts = Terms{df: map[string]int{}, indexed: ts.indexed}
+		*ts = Terms{df: map[string]int{}, indexed: ts.indexed, stems: ts.stems}
 		if ts.indexed {
 			ts.idx = store.NewSearchIndex()
 		}
 	}
 	for ; ts.n < win.Len(); ts.n++ {
 		text := msg.Text(win.Message(ts.n))
-		for _, w := range store.SearchKeys(text) {
+		keys := ts.stems.Keys(text)
+		for _, w := range keys {
 			ts.df[w]++
 		}
+		slices.Sort(keys)
+		ts.keys = append(ts.keys, keys)
 		if ts.idx != nil {
 			ts.idx.Add(text)
 		}
@@ -68,13 +74,15 @@ func (ts *Terms) update(win *conversation.Log) {
 // occur in the history at all (a word no message holds cannot be matched).
 // 0 when no query term occurs.
 func (ts *Terms) relevance(win *conversation.Log, terms []string, pos ...int) float64 {
-	has := map[string]bool{}
-	for _, p := range pos {
-		if p >= 0 && p < win.Len() {
-			for _, w := range store.SearchKeys(msg.Text(win.Message(p))) {
-				has[w] = true
+	has := func(t string) bool {
+		for _, p := range pos {
+			if p >= 0 && p < len(ts.keys) {
+				if _, ok := slices.BinarySearch(ts.keys[p], t); ok {
+					return true
+				}
 			}
 		}
+		return false
 	}
 	var self, got float64
 	for _, t := range terms {
@@ -84,7 +92,7 @@ func (ts *Terms) relevance(win *conversation.Log, terms []string, pos ...int) fl
 		}
 		idf := math.Log(1 + (float64(ts.n)-float64(df)+0.5)/(float64(df)+0.5))
 		self += idf
-		if has[t] {
+		if has(t) {
 			got += idf
 		}
 	}

@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"context"
+	"github.com/tmc/langchaingo/llms"
 	"log/slog"
 	"sync"
 
@@ -46,6 +47,10 @@ type Retriever struct {
 	mu    sync.Locker
 	terms Terms
 	stats Stats
+	// lineTok caches the tokens of a message's line in a block by position
+	// (its text and ref do not change while the history stands; Reset
+	// forgets them).
+	lineTok map[int]int
 	// Sem is the semantic ranking, with its cache of vectors.
 	Sem Semantic
 }
@@ -82,7 +87,7 @@ func (r *Retriever) Stats() Stats { return r.stats }
 
 // Reset forgets the word counts (and the index): the owner replaced the
 // history's messages. Requires the lock.
-func (r *Retriever) Reset() { r.terms.Reset() }
+func (r *Retriever) Reset() { r.terms.Reset(); r.lineTok = nil }
 
 // Plan is one load's retrieval: the ranked hits, the room the engine call
 // leaves for them, and why nothing is retrieved.
@@ -192,5 +197,17 @@ func (r *Retriever) ref(q int) string { return compact.Ref(r.cfg.Session, r.win.
 // block renders the retrieved block of the hits among the candidates cand
 // (position -> ref) within room tokens ([Block]).
 func (r *Retriever) block(hits []store.Hit, cand map[int]string, room int) (string, int, int) {
-	return Block(r.win, r.cfg.Counter, r.cfg.Format, hits, cand, room)
+	if r.lineTok == nil {
+		r.lineTok = map[int]int{}
+	}
+	cost := func(q int, line string) int {
+		n, ok := r.lineTok[q]
+		if !ok {
+			n = r.cfg.Counter.Count(line)
+			r.lineTok[q] = n
+		}
+		return n
+	}
+	preamble := r.cfg.Counter.CountMessage(llms.TextParts(llms.ChatMessageTypeHuman, r.cfg.Format.Preamble))
+	return Block(r.win, r.cfg.Format, preamble, cost, hits, cand, room)
 }
