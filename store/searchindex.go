@@ -52,7 +52,6 @@ type posting struct {
 	tf  int32
 }
 
-
 // NewSearchIndex returns an empty index.
 func NewSearchIndex() *SearchIndex {
 	return &SearchIndex{postings: map[string][]posting{}}
