@@ -190,9 +190,10 @@ type digestBuilder struct {
 	// named holds the paths the calls named so far, those of the previous
 	// digests too: a Write to one of them is no creation.
 	named namedPaths
-	// seen holds the names the tool outputs held (outputNames), oldest
-	// first.
-	seen []string
+	// outputs holds the tool outputs read (outputNames), oldest first:
+	// their names are taken at the end, from the newest back, until the
+	// digest has its maxDigestSeen (recentOutputNames).
+	outputs []string
 	// ref is " ref:ID" of the message being read, or "".
 	ref string
 }
@@ -485,7 +486,7 @@ func (n *digestBuilder) finish(prev Digest) Digest {
 	// The exceptions raised lead the entities: the names the agent wrote
 	// (Names) are many, and a summary shorter than the list keeps its head.
 	ents := merge(notPaths(d.Entities, d), notPaths(prev.Entities, d), maxDigestEntities)
-	ents = append(ents, merge(notPaths(n.seen, d), nil, maxDigestSeen)...)
+	ents = append(ents, n.recentOutputNames(d)...)
 	d.Entities = samePathOnce(foldCase(dedupe(append(append([]string{}, d.Raised...), ents...), maxDigestEntities)))
 	d.Previous = Redact(strings.ToValidUTF8(strings.TrimSpace(shorten(prev.Previous, maxDigestPrevious)), "\uFFFD"))
 	return d
@@ -623,12 +624,37 @@ func foldCase(items []string) []string {
 // KiB, that have at least minOutputNameLetters letters: the functions,
 // attributes and record ids the agent read, not its durations and times
 // ("0.01s", "12:30:01"), nor the line numbers of a listing.
-func (n *digestBuilder) outputNames(out string) {
+func (n *digestBuilder) outputNames(out string) { n.outputs = append(n.outputs, out) }
+
+// outputNamesOf returns the names of one tool output (see outputNames), in
+// the order they appear.
+func outputNamesOf(out string) []string {
+	var names []string
 	for _, e := range Names(Redact(userPrefix(out))) {
 		if e = withoutLineNumber(e); letters(e) >= minOutputNameLetters && isName(e) {
-			n.seen = append(n.seen, e)
+			names = append(names, e)
 		}
 	}
+	return names
+}
+
+// recentOutputNames returns the names of the tool outputs read, the most
+// recent first, that no path list of d holds, deduplicated, at most
+// maxDigestSeen. It reads the outputs from the newest back and stops once
+// it has them all: redacting and scanning every output of a long run for
+// the 40 names of its last few was most of a cold compaction's time.
+// (dedupe keeps first occurrences, so the names of older outputs could
+// not change the result.)
+func (n *digestBuilder) recentOutputNames(d Digest) []string {
+	var newestFirst, kept []string
+	for i := len(n.outputs) - 1; i >= 0 && len(kept) < maxDigestSeen; i-- {
+		names := outputNamesOf(n.outputs[i])
+		for j := len(names) - 1; j >= 0; j-- {
+			newestFirst = append(newestFirst, names[j])
+		}
+		kept = dedupe(notPaths(newestFirst, d), maxDigestSeen)
+	}
+	return kept
 }
 
 // withoutLineNumber returns name without the line number a listing puts
