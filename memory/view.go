@@ -26,17 +26,16 @@ type cachedView struct {
 	prefixes  [2]string // the human and AI prefixes of text
 }
 
-// buildViewLocked maps an engine result for the first n messages (the window from
-// the turn start from; the engine leaves the pending input out, see
-// compact.WithPending) back to chat messages. Messages the engine passed
-// through unchanged are the history's own values (so a GenericChatMessage
-// keeps its role and name); masked or cut messages, messages a repair
-// changed and the summary are converted from the engine's form. While the
-// session has never been compacted the
-// view is the history verbatim, exactly what langchaingo's
-// ConversationBuffer returns (the engine's repairs of broken tool pairs are
-// not applied then); with WithWindowTurns it is the window's messages
-// verbatim.
+// buildViewLocked maps an engine result for the first n messages (the
+// window from the turn start from; the engine leaves the pending input out,
+// see compact.WithPending) back to chat messages. Messages the engine
+// passed through unchanged are the history's own values (so a
+// GenericChatMessage keeps its role and name); masked or cut messages,
+// messages a repair changed and the summary are converted from the
+// engine's form. While the session has never been compacted the view is
+// the history verbatim, exactly what langchaingo's ConversationBuffer
+// returns (the engine's repairs of broken tool pairs are not applied
+// then); with WithWindowTurns it is the window's messages verbatim.
 func (m *Memory) buildViewLocked(res *compact.Result, n, from int, pos []int) cachedView {
 	v := cachedView{valid: true, n: n, from: from, summary: -1, tokens: res.Tokens, engineLen: len(res.Messages)}
 	// Between compactions the engine's output is the previous one plus the
