@@ -190,6 +190,9 @@ type digestBuilder struct {
 	// named holds the paths the calls named so far, those of the previous
 	// digests too: a Write to one of them is no creation.
 	named namedPaths
+	// texts holds, by their place among the entities, the agent's texts
+	// whose names are entities (names).
+	texts map[int]string
 	// outputs holds the tool outputs read (outputNames), oldest first:
 	// their names are taken at the end, from the newest back, until the
 	// digest has its maxDigestSeen (recentOutputNames).
@@ -198,11 +201,79 @@ type digestBuilder struct {
 	ref string
 }
 
-// names adds the names txt holds (Names) as entities.
+// names adds the names txt holds (Names) as entities, when finish asks
+// for them: it marks their place among the entities (a "" entry, which
+// entity never adds) and keeps txt (see recentEntities).
 func (n *digestBuilder) names(txt string) {
-	for _, e := range Names(Redact(txt)) { // I10: no secret value as a name
-		n.entity(e)
+	if n.texts == nil {
+		n.texts = map[int]string{}
 	}
+	n.texts[len(n.d.Entities)] = txt
+	n.d.Entities = append(n.d.Entities, "")
+}
+
+// namesOf returns the names txt holds (Names) as entity adds them.
+func namesOf(txt string) []string {
+	var out []string
+	for _, e := range Names(Redact(txt)) { // I10: no secret value as a name
+		if e = strings.TrimSpace(e); e != "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// recentEntities returns the entities, the most recent first, then prev's,
+// that no path list of d holds, deduplicated, at most maxDigestEntities:
+// the names of the agent's texts are read from the newest back, and only
+// until the list is full (redacting and scanning every text of a long run
+// for the names of its last few was much of a cold compaction's time;
+// dedupe keeps first occurrences, so the older ones could not change the
+// result).
+func (n *digestBuilder) recentEntities(d Digest, prev []string) []string {
+	var paths []string
+	for _, l := range d.paths() {
+		paths = append(paths, l...)
+	}
+	isPath := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		isPath[pathKey(p)] = true
+	}
+	// As dedupe(withoutPaths(list, paths), maxDigestEntities), one entry at
+	// a time.
+	seen := map[string]bool{}
+	kept := make([]string, 0, maxDigestEntities)
+	add := func(e string) bool {
+		if isPath[pathKey(e)] {
+			return false
+		}
+		if e = cleanLine(Redact(msg.HeadBytes(e, 4*maxDigestItemBytes)), maxDigestItemBytes); e != "" && !seen[e] {
+			seen[e] = true
+			kept = append(kept, e)
+		}
+		return len(kept) == maxDigestEntities
+	}
+	for i := len(d.Entities) - 1; i >= 0; i-- {
+		txt, lazy := n.texts[i]
+		if !lazy {
+			if add(d.Entities[i]) {
+				return kept
+			}
+			continue
+		}
+		names := namesOf(txt)
+		for j := len(names) - 1; j >= 0; j-- {
+			if add(names[j]) {
+				return kept
+			}
+		}
+	}
+	for _, e := range prev {
+		if add(e) {
+			break
+		}
+	}
+	return kept
 }
 
 func (n *digestBuilder) entity(e string) {
@@ -485,7 +556,7 @@ func (n *digestBuilder) finish(prev Digest) Digest {
 	d.Questions = samePrefixOnce(merge(d.Questions, prev.Questions, maxDigestQuestions))
 	// The exceptions raised lead the entities: the names the agent wrote
 	// (Names) are many, and a summary shorter than the list keeps its head.
-	ents := merge(notPaths(d.Entities, d), notPaths(prev.Entities, d), maxDigestEntities)
+	ents := n.recentEntities(d, prev.Entities)
 	ents = append(ents, n.recentOutputNames(d)...)
 	d.Entities = samePathOnce(foldCase(dedupe(append(append([]string{}, d.Raised...), ents...), maxDigestEntities)))
 	d.Previous = Redact(strings.ToValidUTF8(strings.TrimSpace(shorten(prev.Previous, maxDigestPrevious)), "\uFFFD"))
