@@ -88,16 +88,10 @@ func contentWords(line string) []string {
 
 // functionWords are the words of talk that name nothing; a fact line's
 // specificity leaves them out. Read only.
-var functionWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`the and you your yours for are but not was were have has had with
+var functionWords = setOf(`the and you your yours for are but not was were have has had with
 		this that these those they them their there then than what when where which who whom why how
 		its it's i'm i've i'll i'd don't dont didn't didnt can't cant won't wont isn't that's
 		just really very much many more most some any all also too yes yeah yep nope okay haha
 		will would could should can may might must shall been being from into onto about over
 		like love enjoy want know think going get got make made good great nice well sure thanks
-		thank lol one out now still even our ours she her hers him his you're we're let's`) {
-		m[w] = true
-	}
-	return m
-}()
+		thank lol one out now still even our ours she her hers him his you're we're let's`)

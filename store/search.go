@@ -94,7 +94,19 @@ func SearchKey(word string) string { return english.Stem(word, false) }
 
 // SearchKeys returns the distinct keys ([SearchKey]) of the words
 // [SearchTerms] finds in text, in order of first appearance.
-func SearchKeys(text string) []string {
-	var c StemCache
-	return c.Keys(text)
+func SearchKeys(text string) []string { return searchKeys(text, SearchKey) }
+
+// searchKeys returns the distinct keys, by key, of the words SearchTerms
+// finds in text, in order of first appearance.
+func searchKeys(text string, key func(string) string) []string {
+	terms := SearchTerms(text)
+	out := terms[:0]
+	seen := make(map[string]bool, len(terms))
+	for _, w := range terms {
+		if k := key(w); !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
 }

@@ -26,15 +26,4 @@ func (c *StemCache) Key(word string) string {
 }
 
 // Keys returns SearchKeys(text), stemming through the cache.
-func (c *StemCache) Keys(text string) []string {
-	terms := SearchTerms(text)
-	out := terms[:0]
-	seen := make(map[string]bool, len(terms))
-	for _, w := range terms {
-		if k := c.Key(w); !seen[k] {
-			seen[k] = true
-			out = append(out, k)
-		}
-	}
-	return out
-}
+func (c *StemCache) Keys(text string) []string { return searchKeys(text, c.Key) }
