@@ -231,49 +231,74 @@ func namesOf(txt string) []string {
 // dedupe keeps first occurrences, so the older ones could not change the
 // result).
 func (n *digestBuilder) recentEntities(d Digest, prev []string) []string {
-	var paths []string
-	for _, l := range d.paths() {
-		paths = append(paths, l...)
-	}
-	isPath := make(map[string]bool, len(paths))
-	for _, p := range paths {
-		isPath[pathKey(p)] = true
-	}
-	// As dedupe(withoutPaths(list, paths), maxDigestEntities), one entry at
-	// a time.
-	seen := map[string]bool{}
-	kept := make([]string, 0, maxDigestEntities)
-	add := func(e string) bool {
-		if isPath[pathKey(e)] {
-			return false
-		}
-		if e = cleanLine(Redact(msg.HeadBytes(e, 4*maxDigestItemBytes)), maxDigestItemBytes); e != "" && !seen[e] {
-			seen[e] = true
-			kept = append(kept, e)
-		}
-		return len(kept) == maxDigestEntities
-	}
+	l := newNewestList(d, maxDigestEntities)
 	for i := len(d.Entities) - 1; i >= 0; i-- {
 		txt, lazy := n.texts[i]
 		if !lazy {
-			if add(d.Entities[i]) {
-				return kept
+			if l.add(d.Entities[i]) {
+				return l.kept
 			}
 			continue
 		}
-		names := namesOf(txt)
-		for j := len(names) - 1; j >= 0; j-- {
-			if add(names[j]) {
-				return kept
-			}
+		if l.addNewestFirst(namesOf(txt)) {
+			return l.kept
 		}
 	}
 	for _, e := range prev {
-		if add(e) {
+		if l.add(e) {
 			break
 		}
 	}
-	return kept
+	return l.kept
+}
+
+// newestList builds, one entry at a time, what
+// dedupe(withoutPaths(entries, the paths of d), max) returns for the
+// entries given so far, so that a caller reading its sources newest first
+// stops as soon as it is full.
+type newestList struct {
+	// isPath holds the pathKey of every path of d: the file index keeps
+	// the paths, so they take no place among the capped entries.
+	isPath map[string]bool
+	seen   map[string]bool
+	kept   []string
+	max    int
+}
+
+func newNewestList(d Digest, max int) *newestList {
+	l := &newestList{isPath: map[string]bool{}, seen: map[string]bool{}, kept: make([]string, 0, max), max: max}
+	for _, ps := range d.paths() {
+		for _, p := range ps {
+			l.isPath[pathKey(p)] = true
+		}
+	}
+	return l
+}
+
+// add adds e as dedupe would, unless a path of d has its key; it reports
+// whether the list is full.
+func (l *newestList) add(e string) bool {
+	if len(l.kept) >= l.max {
+		return true
+	}
+	if !l.isPath[pathKey(e)] {
+		if e = cleanLine(Redact(msg.HeadBytes(e, 4*maxDigestItemBytes)), maxDigestItemBytes); e != "" && !l.seen[e] {
+			l.seen[e] = true
+			l.kept = append(l.kept, e)
+		}
+	}
+	return len(l.kept) >= l.max
+}
+
+// addNewestFirst adds names, the names of one text in their order, the
+// last first; it reports whether the list is full.
+func (l *newestList) addNewestFirst(names []string) bool {
+	for j := len(names) - 1; j >= 0; j-- {
+		if l.add(names[j]) {
+			return true
+		}
+	}
+	return len(l.kept) >= l.max
 }
 
 func (n *digestBuilder) entity(e string) {
@@ -563,17 +588,6 @@ func (n *digestBuilder) finish(prev Digest) Digest {
 	return d
 }
 
-// notPaths returns the entities that no path list of d holds: the file
-// index keeps the paths, so they take no place among the capped entities.
-// It returns a new slice.
-func notPaths(entities []string, d Digest) []string {
-	var paths []string
-	for _, l := range d.paths() {
-		paths = append(paths, l...)
-	}
-	return withoutPaths(entities, paths)
-}
-
 // failedFirst moves the commands that failed (a non-zero exit, an error, no
 // result) before the others, each group keeping its order (most recent
 // first): when Render runs short of room, successes go first. It returns a
@@ -717,15 +731,13 @@ func outputNamesOf(out string) []string {
 // (dedupe keeps first occurrences, so the names of older outputs could
 // not change the result.)
 func (n *digestBuilder) recentOutputNames(d Digest) []string {
-	var newestFirst, kept []string
-	for i := len(n.outputs) - 1; i >= 0 && len(kept) < maxDigestSeen; i-- {
-		names := outputNamesOf(n.outputs[i])
-		for j := len(names) - 1; j >= 0; j-- {
-			newestFirst = append(newestFirst, names[j])
+	l := newNewestList(d, maxDigestSeen)
+	for i := len(n.outputs) - 1; i >= 0; i-- {
+		if l.addNewestFirst(outputNamesOf(n.outputs[i])) {
+			break
 		}
-		kept = dedupe(notPaths(newestFirst, d), maxDigestSeen)
 	}
-	return kept
+	return l.kept
 }
 
 // withoutLineNumber returns name without the line number a listing puts
