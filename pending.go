@@ -31,7 +31,7 @@ func (o *callOptions) checkPending(n int) error {
 		return nil
 	}
 	switch {
-	case o.ids != nil || (n == 0 && o.pendingID != ""):
+	case o.pendingNamed(n):
 		if !validID(o.pendingID) {
 			return fmt.Errorf("%w: WithPending: id %.40q is not 1-256 bytes of [A-Za-z0-9_.~-]", ErrInvalidInput, o.pendingID)
 		}
@@ -39,6 +39,12 @@ func (o *callOptions) checkPending(n int) error {
 		return fmt.Errorf("%w: WithPending: an id needs WithMessageIDs", ErrInvalidInput)
 	}
 	return nil
+}
+
+// pendingNamed reports whether the pending message joins an input of n
+// messages by its id: the input has ids, or is empty and the id is given.
+func (o *callOptions) pendingNamed(n int) bool {
+	return o.ids != nil || (n == 0 && o.pendingID != "")
 }
 
 // withPending returns the call's input with its pending message appended,
@@ -50,7 +56,7 @@ func (o *callOptions) withPending(in []llms.MessageContent, buf *pendingBuf) []l
 	if !o.hasPending {
 		return in
 	}
-	if o.ids != nil || (len(in) == 0 && o.pendingID != "") {
+	if o.pendingNamed(len(in)) {
 		buf.ids = append(append(buf.ids[:0], o.ids...), o.pendingID)
 		o.ids = buf.ids
 	}
