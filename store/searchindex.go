@@ -44,6 +44,8 @@ type SearchIndex struct {
 	total    int64
 	postings map[string][]posting
 	stems    StemCache
+	acc      []float64 // a search's scratch: score per document, zero between searches
+	found    []int32   // a search's scratch: the documents with a score
 }
 
 // posting is one document's count of a key.
@@ -87,7 +89,10 @@ func (x *SearchIndex) Search(keys []string, limit int) []Hit {
 	if avg == 0 {
 		avg = 1
 	}
-	scores := map[int32]float64{}
+	if cap(x.acc) < len(x.lens) {
+		x.acc = make([]float64, len(x.lens), len(x.lens)+len(x.lens)/4)
+	}
+	acc, found := x.acc[:len(x.lens)], x.found[:0]
 	var looked [][]posting
 	for _, k := range keys {
 		ps := x.postings[k]
@@ -98,35 +103,78 @@ func (x *SearchIndex) Search(keys []string, limit int) []Hit {
 			looked = append(looked, ps)
 			continue
 		}
+		idf := bm25IDF(len(x.lens), len(ps))
 		for _, p := range ps {
-			scores[p.doc] += BM25Term(len(x.lens), len(ps), int(p.tf), int(x.lens[p.doc]), avg)
+			if acc[p.doc] == 0 { // a BM25 term is positive: 0 is "not found yet"
+				found = append(found, p.doc)
+			}
+			acc[p.doc] += bm25(idf, int(p.tf), int(x.lens[p.doc]), avg)
 		}
 	}
 	for _, ps := range looked {
-		for d := range scores {
+		for _, d := range found {
 			i := sort.Search(len(ps), func(i int) bool { return ps[i].doc >= d })
 			if i < len(ps) && ps[i].doc == d {
-				scores[d] += BM25Term(len(x.lens), len(ps), int(ps[i].tf), int(x.lens[d]), avg)
+				acc[d] += BM25Term(len(x.lens), len(ps), int(ps[i].tf), int(x.lens[d]), avg)
 			}
 		}
 	}
-	return topHits(scores, limit)
+	hits := make([]Hit, 0, len(found))
+	for _, d := range found {
+		hits = append(hits, Hit{Pos: int(d), Score: acc[d]})
+		acc[d] = 0
+	}
+	x.found = found[:0]
+	return topHits(hits, limit)
 }
 
-// topHits returns the limit best of scores, best first (ties: the later
-// document first).
-func topHits(scores map[int32]float64, limit int) []Hit {
-	hits := make([]Hit, 0, len(scores))
-	for d, s := range scores {
-		hits = append(hits, Hit{Pos: int(d), Score: s})
-	}
-	sort.Slice(hits, func(i, j int) bool {
-		if hits[i].Score != hits[j].Score {
-			return hits[i].Score > hits[j].Score
+// topHits returns the limit best of hits, best first (ties: the later
+// document first), reordering hits: a bounded heap of the limit best
+// seen (the worst of them at its root) when the hits outnumber the
+// limit, so a search that finds much of a long history costs
+// len(hits)·log(limit), not a sort of every hit.
+func topHits(hits []Hit, limit int) []Hit {
+	if len(hits) > limit {
+		h := hits[:limit]
+		for i := limit/2 - 1; i >= 0; i-- {
+			siftDown(h, i)
 		}
-		return hits[i].Pos > hits[j].Pos
-	})
-	return hits[:min(limit, len(hits))]
+		for _, c := range hits[limit:] {
+			if better(c, h[0]) {
+				h[0] = c
+				siftDown(h, 0)
+			}
+		}
+		hits = h
+	}
+	sort.Slice(hits, func(i, j int) bool { return better(hits[i], hits[j]) })
+	return hits
+}
+
+// better orders hits best first: higher score, then the later document.
+func better(a, b Hit) bool {
+	if a.Score != b.Score {
+		return a.Score > b.Score
+	}
+	return a.Pos > b.Pos
+}
+
+// siftDown restores the heap of h (the worst hit at the root) below i.
+func siftDown(h []Hit, i int) {
+	for {
+		w := i
+		if l := 2*i + 1; l < len(h) && better(h[w], h[l]) {
+			w = l
+		}
+		if r := 2*i + 2; r < len(h) && better(h[w], h[r]) {
+			w = r
+		}
+		if w == i {
+			return
+		}
+		h[i], h[w] = h[w], h[i]
+		i = w
+	}
 }
 
 // BM25Term returns one query term's BM25 score in one document (k1 1.2,
@@ -134,8 +182,18 @@ func topHits(scores map[int32]float64, limit int) []Hit {
 // which holds docLen words where the documents hold avgLen on average. A
 // document's score is the sum over the query's terms.
 func BM25Term(docs, df, tf, docLen int, avgLen float64) float64 {
-	n, t := float64(docs), float64(tf)
-	idf := math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
+	return bm25(bm25IDF(docs, df), tf, docLen, avgLen)
+}
+
+// bm25IDF is BM25Term's inverse document frequency of a term held by df
+// of docs documents: one per term of a search, not one per posting.
+func bm25IDF(docs, df int) float64 {
+	return math.Log(1 + (float64(docs)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// bm25 is BM25Term with the term's idf given.
+func bm25(idf float64, tf, docLen int, avgLen float64) float64 {
+	t := float64(tf)
 	norm := bm25K1 * (1 - bm25B + bm25B*float64(docLen)/avgLen)
 	return idf * t * (bm25K1 + 1) / (t + norm)
 }

@@ -2,6 +2,9 @@ package store
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -57,5 +60,49 @@ func BenchmarkBM25Search(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestTopHitsHeap checks the bounded selection of topHits against a full
+// sort of the same hits, for every limit, with tied scores.
+func TestTopHitsHeap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for round := 0; round < 200; round++ {
+		n := rng.IntN(60)
+		hits := make([]Hit, n)
+		for i := range hits {
+			hits[i] = Hit{Pos: i, Score: float64(rng.IntN(8))} // many ties
+		}
+		rng.Shuffle(n, func(i, j int) { hits[i], hits[j] = hits[j], hits[i] })
+		want := append([]Hit(nil), hits...)
+		sort.Slice(want, func(i, j int) bool {
+			if want[i].Score != want[j].Score {
+				return want[i].Score > want[j].Score
+			}
+			return want[i].Pos > want[j].Pos
+		})
+		for limit := 1; limit <= n+1; limit++ {
+			got := topHits(append([]Hit(nil), hits...), limit)
+			if !slices.Equal(got, want[:min(limit, n)]) {
+				t.Fatalf("n=%d limit=%d: got %v, want %v", n, limit, got, want[:min(limit, n)])
+			}
+		}
+	}
+}
+
+// TestSearchScratchReset checks that a search leaves no score behind for
+// the next one: the same query twice gives the same hits.
+func TestSearchScratchReset(t *testing.T) {
+	x := NewSearchIndex()
+	for _, s := range []string{"alpha beta", "beta gamma", "gamma delta", "alpha delta"} {
+		x.Add(s)
+	}
+	first := x.Search(SearchKeys("alpha gamma"), 10)
+	second := x.Search(SearchKeys("alpha gamma"), 10)
+	if len(first) != 4 || !slices.Equal(first, second) {
+		t.Fatalf("first %v, second %v", first, second)
+	}
+	if other := x.Search(SearchKeys("beta"), 10); len(other) != 2 {
+		t.Fatalf("beta: %v", other)
 	}
 }
