@@ -68,8 +68,9 @@
 // reserved instead. [Compactor.View] shows the session's view without
 // compacting. The session keeps the newest records of its summary chain
 // ([WithChainRetention]); the whole chain is every Result.Summary. Every
-// [Event] reaches the observer set with [WithEventHandler], with the
-// context of the call that caused it.
+// [Event] reaches the observer: a function set with [WithObserver], or an
+// [EventHandler] set with [WithEventHandler], which also gets the context
+// of the call that caused it.
 //
 // Most users do not call Compact directly: they wrap their model with
 // package middleware, which compacts every GenerateContent call including

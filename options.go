@@ -243,19 +243,26 @@ func WithExtractors(reg *extractors.Registry) Option { return func(o *options) {
 // WithCounter replaces the tokenizer chosen by the model. Default: budget.NewCounter(model).
 func WithCounter(c budget.Counter) Option { return func(o *options) { o.counter = c } }
 
-// WithObserver registers a function called synchronously with every
-// compaction [Event]. It must not block for long. Default: none.
+// WithObserver registers fn, called synchronously with every compaction
+// [Event]: the observer in its function form. [WithEventHandler] is the
+// same observer in the form of an interface ([EventHandler], or a function
+// through [EventHandlerFunc]) that also gets the context of the Compact
+// call that caused the event (its span, deadline and values). Given both,
+// both are called, fn first. fn must not block for long: it runs inside
+// the Compact call. Default: none.
 //
-// Deprecated: use [WithEventHandler] (with [EventHandlerFunc]), the one
-// observer option, which also gets the context of the call that caused
-// the event. WithObserver keeps working; given both, both are called.
+// Packages recall and middleware have a WithObserver of their own, for
+// their own events: recall.WithObserver for each recall tool call,
+// middleware.WithObserver for each GenerateContent call of a wrapped model.
 func WithObserver(fn func(Event)) Option { return func(o *options) { o.observer = fn } }
 
-// WithEventHandler registers a handler called synchronously with every
-// compaction [Event] and the context of the Compact call that caused it
-// (the caller's span, deadline and values), for tracing, metrics and
-// logs: the engine's one observer option. It must not block for long.
-// Default: none.
+// WithEventHandler registers h, called synchronously with every compaction
+// [Event] and the context of the Compact call that caused it (the caller's
+// span, deadline and values), for tracing, metrics and logs (as
+// otelcompact's Telemetry.EventHandler does): the observer of
+// [WithObserver] in the form of an interface, in the manner of
+// log/slog's Handler. Given both, both are called. h must not block for
+// long. Default: none.
 func WithEventHandler(h EventHandler) Option { return func(o *options) { o.handler = h } }
 
 // WithChainRetention sets how many records of the summary chain a
