@@ -77,8 +77,8 @@ func New(opts ...Option) (*Compactor, error) {
 func defaultOptions() options {
 	return options{
 		model:             DefaultModel,
-		trigger:           DefaultTriggerRatio,
-		reset:             DefaultResetRatio,
+		trigger:           SpecTriggerRatio,
+		reset:             SpecResetRatio,
 		emergency:         DefaultEmergencyRatio,
 		minMessages:       DefaultMinMessages,
 		preserveRecent:    DefaultPreserveRecent,
@@ -126,13 +126,13 @@ func (o *options) resolve() (int, error) {
 	return window, nil
 }
 
-// derivePolicy sets the cost-aware policy (see LargeBudget) where the
+// derivePolicy sets the cost-aware policy (see largeBudget) where the
 // caller left the trigger and the summary cap to their defaults and, for
 // the trigger, the emergency ratio leaves room for it.
 func (o *options) derivePolicy(budget int) {
-	trigger, reset, summary := SmallTriggerRatio, SmallResetRatio, SmallMaxSummaryTokens
-	if budget >= LargeBudget {
-		trigger, reset, summary = LargeTriggerRatio, LargeResetRatio, LargeMaxSummaryTokens
+	trigger, reset, summary := smallTriggerRatio, smallResetRatio, smallMaxSummaryTokens
+	if budget >= largeBudget {
+		trigger, reset, summary = largeTriggerRatio, largeResetRatio, largeMaxSummaryTokens
 	}
 	if !o.summarySet {
 		o.maxSummaryTokens = summary

@@ -60,9 +60,9 @@ func TestDefaults(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 128_000, c.Window())
 	assert.Equal(t, 128_000-4_096, c.Budget())
-	assert.Equal(t, LargeMaxSummaryTokens, c.SummaryCap(), "a large budget takes the large policy's summary cap")
+	assert.Equal(t, largeMaxSummaryTokens, c.SummaryCap(), "a large budget takes the large policy's summary cap")
 	tr, rs := c.Trigger()
-	assert.Equal(t, [2]float64{LargeTriggerRatio, LargeResetRatio}, [2]float64{tr, rs})
+	assert.Equal(t, [2]float64{largeTriggerRatio, largeResetRatio}, [2]float64{tr, rs})
 	small, err := New(WithContextWindow(2_000))
 	require.NoError(t, err)
 	assert.Equal(t, 1_500, small.Budget(), "reserved output defaults to a quarter of small windows")
@@ -78,15 +78,15 @@ func TestDerivedPolicy(t *testing.T) {
 		trigger, reset float64
 		maxSummary     int
 	}{
-		{"16k", []Option{WithContextWindow(16_000)}, SmallTriggerRatio, SmallResetRatio, SmallMaxSummaryTokens},
-		{"16k, own cap", []Option{WithContextWindow(16_000), WithMaxSummaryTokens(500)}, SmallTriggerRatio, SmallResetRatio, 500},
-		{"just below", []Option{WithContextWindow(LargeBudget + 4_095)}, SmallTriggerRatio, SmallResetRatio, SmallMaxSummaryTokens},
-		{"at the threshold", []Option{WithContextWindow(LargeBudget + 4_096)}, LargeTriggerRatio, LargeResetRatio, LargeMaxSummaryTokens},
-		{"32k", []Option{WithContextWindow(32_000)}, LargeTriggerRatio, LargeResetRatio, LargeMaxSummaryTokens},
-		{"32k, specification kept", []Option{WithContextWindow(32_000), WithTrigger(0.80, 0.70)}, 0.80, 0.70, LargeMaxSummaryTokens},
-		{"32k, own cap", []Option{WithContextWindow(32_000), WithMaxSummaryTokens(500)}, LargeTriggerRatio, LargeResetRatio, 500},
-		{"16k, low emergency", []Option{WithContextWindow(16_000), WithEmergencyRatio(0.85)}, DefaultTriggerRatio, DefaultResetRatio, SmallMaxSummaryTokens},
-		{"16k, specification kept", []Option{WithContextWindow(16_000), WithTrigger(0.80, 0.70)}, 0.80, 0.70, SmallMaxSummaryTokens},
+		{"16k", []Option{WithContextWindow(16_000)}, smallTriggerRatio, smallResetRatio, smallMaxSummaryTokens},
+		{"16k, own cap", []Option{WithContextWindow(16_000), WithMaxSummaryTokens(500)}, smallTriggerRatio, smallResetRatio, 500},
+		{"just below", []Option{WithContextWindow(largeBudget + 4_095)}, smallTriggerRatio, smallResetRatio, smallMaxSummaryTokens},
+		{"at the threshold", []Option{WithContextWindow(largeBudget + 4_096)}, largeTriggerRatio, largeResetRatio, largeMaxSummaryTokens},
+		{"32k", []Option{WithContextWindow(32_000)}, largeTriggerRatio, largeResetRatio, largeMaxSummaryTokens},
+		{"32k, specification kept", []Option{WithContextWindow(32_000), WithTrigger(0.80, 0.70)}, 0.80, 0.70, largeMaxSummaryTokens},
+		{"32k, own cap", []Option{WithContextWindow(32_000), WithMaxSummaryTokens(500)}, largeTriggerRatio, largeResetRatio, 500},
+		{"16k, low emergency", []Option{WithContextWindow(16_000), WithEmergencyRatio(0.85)}, SpecTriggerRatio, SpecResetRatio, smallMaxSummaryTokens},
+		{"16k, specification kept", []Option{WithContextWindow(16_000), WithTrigger(0.80, 0.70)}, 0.80, 0.70, smallMaxSummaryTokens},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,9 +12,9 @@
 //     messages since the last compaction) has not passed; at or above the
 //     emergency ratio (1.0) it always compacts. A compaction aims for the
 //     reset ratio, so one long burst triggers once. By default the ratios
-//     follow the budget: 0.80 down to 0.20 from [LargeBudget] tokens, 0.90
-//     down to 0.20 below ([WithTrigger]; the specification's 0.80, 0.70
-//     are [DefaultTriggerRatio], [DefaultResetRatio]).
+//     follow the budget: 0.50 down to 0.15 from 24,000 tokens, 0.90 down
+//     to 0.20 below ([WithTrigger]; the specification's 0.80, 0.70 are
+//     [SpecTriggerRatio], [SpecResetRatio]).
 //  3. Stage 1, mask: old tool outputs outside the preserved tail are replaced
 //     by their extractor summary (package extractors), one line of key facts.
 //  4. Stage 2, trim and summarize: units (a message, or a tool call with all
@@ -68,8 +68,9 @@
 // reserved instead. [Compactor.View] shows the session's view without
 // compacting. The session keeps the newest records of its summary chain
 // ([WithChainRetention]); the whole chain is every Result.Summary. Every
-// [Event] reaches the observer set with [WithEventHandler], with the
-// context of the call that caused it.
+// [Event] reaches the observer: a function set with [WithObserver], or an
+// [EventHandler] set with [WithEventHandler], which also gets the context
+// of the call that caused it.
 //
 // Most users do not call Compact directly: they wrap their model with
 // package middleware, which compacts every GenerateContent call including

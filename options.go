@@ -9,14 +9,30 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-// Defaults of the engine, from the specification. DefaultTriggerRatio,
-// DefaultResetRatio and DefaultMaxSummaryTokens are the specification's
-// figures, not what the engine uses without options: see the cost-aware
-// policy below, [WithTrigger] and [WithMaxSummaryTokens].
+// Defaults of the engine, from the specification. The trigger and reset
+// ratios and the summary cap the engine uses without options are derived
+// from the budget instead (see [WithTrigger] and [WithMaxSummaryTokens]);
+// SpecTriggerRatio, SpecResetRatio and DefaultMaxSummaryTokens are the
+// specification's figures, which [WithTrigger] and [WithMaxSummaryTokens]
+// take to keep its policy.
 const (
-	DefaultModel          = "gpt-4o"
-	DefaultTriggerRatio   = 0.80 // the specification's; the default is derived (WithTrigger)
-	DefaultResetRatio     = 0.70 // the specification's; the default is derived (WithTrigger)
+	DefaultModel = "gpt-4o"
+	// SpecTriggerRatio and SpecResetRatio are the specification's trigger
+	// and reset ratios (0.80, 0.70): WithTrigger(SpecTriggerRatio,
+	// SpecResetRatio) keeps its policy at every budget. They are not what
+	// the engine uses without WithTrigger (see WithTrigger).
+	SpecTriggerRatio = 0.80
+	SpecResetRatio   = 0.70
+	// DefaultTriggerRatio is SpecTriggerRatio.
+	//
+	// Deprecated: it is not the engine's default trigger ratio (see
+	// WithTrigger); use SpecTriggerRatio.
+	DefaultTriggerRatio = SpecTriggerRatio
+	// DefaultResetRatio is SpecResetRatio.
+	//
+	// Deprecated: it is not the engine's default reset ratio (see
+	// WithTrigger); use SpecResetRatio.
+	DefaultResetRatio     = SpecResetRatio
 	DefaultEmergencyRatio = 1.0
 	DefaultMinMessages    = 12
 	DefaultPreserveRecent = 6
@@ -25,10 +41,10 @@ const (
 	DefaultMaxChainDepth  = 3
 	// DefaultMaxSummaryTokens is the specification's summary cap (500).
 	//
-	// Deprecated: it is not the engine's default, which is
-	// LargeMaxSummaryTokens or SmallMaxSummaryTokens (2,500; see
-	// WithMaxSummaryTokens). Pass WithMaxSummaryTokens(summary.DefaultMaxTokens)
-	// for the specification's cap.
+	// Deprecated: it is not the engine's default, which is 2,500 tokens
+	// (see WithMaxSummaryTokens). Pass
+	// WithMaxSummaryTokens(summary.DefaultMaxTokens) for the specification's
+	// cap.
 	DefaultMaxSummaryTokens = summary.DefaultMaxTokens      // 500
 	DefaultSummaryInputCap  = summary.DefaultMaxInputTokens // 8,000
 	DefaultReservedOutput   = 4_096
@@ -52,18 +68,19 @@ const (
 // use (used-later retention, docs/eval/report.md). A large budget is
 // compacted early (at half of it): every call re-reads the context from the
 // cache, so a smaller context pays for the compaction's cache miss within a
-// few calls. A budget of at least LargeBudget
-// tokens compacts from LargeTriggerRatio down to LargeResetRatio; a smaller
-// one, where the calls between compactions are few anyway, later: from
-// SmallTriggerRatio down to SmallResetRatio.
+// few calls. A budget of at least largeBudget tokens compacts from
+// largeTriggerRatio down to largeResetRatio; a smaller one, where the calls
+// between compactions are few anyway, later: from smallTriggerRatio down to
+// smallResetRatio. [WithTrigger] and [WithMaxSummaryTokens] state the
+// values.
 const (
-	LargeBudget           = 24_000
-	LargeTriggerRatio     = 0.50
-	LargeResetRatio       = 0.15
-	LargeMaxSummaryTokens = 2_500
-	SmallTriggerRatio     = 0.90
-	SmallResetRatio       = 0.20
-	SmallMaxSummaryTokens = 2_500
+	largeBudget           = 24_000
+	largeTriggerRatio     = 0.50
+	largeResetRatio       = 0.15
+	largeMaxSummaryTokens = 2_500
+	smallTriggerRatio     = 0.90
+	smallResetRatio       = 0.20
+	smallMaxSummaryTokens = 2_500
 )
 
 type options struct {
@@ -121,11 +138,13 @@ func WithReservedOutput(tokens int) Option {
 
 // WithTrigger sets the trigger ratio (compact at or above it) and the reset
 // ratio (aim for at most it after compacting). 0 < reset < trigger <= 1.
-// Default: derived from the budget (window minus reserved output):
-// LargeTriggerRatio, LargeResetRatio (0.80, 0.20) for budgets of at least
-// LargeBudget tokens, SmallTriggerRatio, SmallResetRatio (0.90, 0.20)
-// below; WithTrigger(DefaultTriggerRatio, DefaultResetRatio), the
-// specification's 0.80, 0.70, keeps its policy at every size.
+// Default: derived from the budget (window minus reserved output): 0.50
+// down to 0.15 for budgets of at least 24,000 tokens, 0.90 down to 0.20
+// below, with a minimum gain of half the budget ([WithMinGain]); when the
+// emergency ratio ([WithEmergencyRatio]) is below the derived trigger, the
+// specification's ratios. [Compactor.Trigger] returns the ratios in force.
+// WithTrigger(SpecTriggerRatio, SpecResetRatio), the specification's 0.80,
+// 0.70, keeps its policy at every size.
 func WithTrigger(trigger, reset float64) Option {
 	return func(o *options) { o.trigger, o.reset, o.triggerSet = trigger, reset, true }
 }
@@ -157,10 +176,10 @@ func WithCooldown(messages int) Option { return func(o *options) { o.cooldown = 
 func WithMaxChainDepth(depth int) Option { return func(o *options) { o.maxDepth = depth } }
 
 // WithMaxSummaryTokens caps a summary; the effective cap is
-// min(n, 10% of the available budget). Must be >= 1. Default 2,500
-// (LargeMaxSummaryTokens, SmallMaxSummaryTokens; see WithTrigger): deep
-// compactions summarize more. DefaultMaxSummaryTokens (500) is the
-// specification's.
+// min(n, 10% of the available budget). Must be >= 1. Default 2,500 at
+// every budget, with the derived policy of [WithTrigger] and also with
+// WithTrigger given: deep compactions summarize more.
+// DefaultMaxSummaryTokens (500) is the specification's.
 func WithMaxSummaryTokens(n int) Option {
 	return func(o *options) { o.maxSummaryTokens, o.summarySet = n, true }
 }
@@ -224,19 +243,26 @@ func WithExtractors(reg *extractors.Registry) Option { return func(o *options) {
 // WithCounter replaces the tokenizer chosen by the model. Default: budget.NewCounter(model).
 func WithCounter(c budget.Counter) Option { return func(o *options) { o.counter = c } }
 
-// WithObserver registers a function called synchronously with every
-// compaction [Event]. It must not block for long. Default: none.
+// WithObserver registers fn, called synchronously with every compaction
+// [Event]: the observer in its function form. [WithEventHandler] is the
+// same observer in the form of an interface ([EventHandler], or a function
+// through [EventHandlerFunc]) that also gets the context of the Compact
+// call that caused the event (its span, deadline and values). Given both,
+// both are called, fn first. fn must not block for long: it runs inside
+// the Compact call. Default: none.
 //
-// Deprecated: use [WithEventHandler] (with [EventHandlerFunc]), the one
-// observer option, which also gets the context of the call that caused
-// the event. WithObserver keeps working; given both, both are called.
+// Packages recall and middleware have a WithObserver of their own, for
+// their own events: recall.WithObserver for each recall tool call,
+// middleware.WithObserver for each GenerateContent call of a wrapped model.
 func WithObserver(fn func(Event)) Option { return func(o *options) { o.observer = fn } }
 
-// WithEventHandler registers a handler called synchronously with every
-// compaction [Event] and the context of the Compact call that caused it
-// (the caller's span, deadline and values), for tracing, metrics and
-// logs: the engine's one observer option. It must not block for long.
-// Default: none.
+// WithEventHandler registers h, called synchronously with every compaction
+// [Event] and the context of the Compact call that caused it (the caller's
+// span, deadline and values), for tracing, metrics and logs (as
+// otelcompact's Telemetry.EventHandler does): the observer of
+// [WithObserver] in the form of an interface, in the manner of
+// log/slog's Handler. Given both, both are called. h must not block for
+// long. Default: none.
 func WithEventHandler(h EventHandler) Option { return func(o *options) { o.handler = h } }
 
 // WithChainRetention sets how many records of the summary chain a

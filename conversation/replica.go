@@ -32,7 +32,7 @@ import (
 //     ([store.OriginalStore]), then the state the copy builds from the
 //     step, with a compare-and-swap on the version synced at.
 //
-// A turn whose every attempt lost the compare-and-swap to other replicas
+// A turn whose last attempt lost the compare-and-swap to another replica
 // is served by a last rule-based step that is not stored, rather than
 // failing.
 //
@@ -49,7 +49,8 @@ import (
 // never kept. So the summary chain is one straight line whatever the
 // number of replicas (each record's parent is the record before it), and
 // a turn fails only when its context ends, the engine fails, or the store
-// keeps failing for every attempt.
+// keeps failing for every attempt (for conflicts: the unstored step of the
+// last resort failed too).
 type Replica struct {
 	s       store.Store
 	holder  string
@@ -102,11 +103,17 @@ func (r *Replica) Holder() string { return r.holder }
 
 // Turn runs one turn of the conversation whose copy is c, with the
 // adapter a (see [Replica]). It returns nil once the turn's change is
-// stored, or there was none, or, when every attempt lost the
-// compare-and-swap to other replicas, once a last rule-based step that is
-// not stored served the call; else the engine's error, ctx's error, or,
-// after the last attempt, the last store error. An id [CheckID] refuses is
-// an error wrapping ErrInvalidID, and nothing is read or written.
+// stored, or there was none, or the step served the call unstored (a
+// branch, or a rule-based compaction while another replica held the
+// lease). When the last of the [Backoff]'s attempts lost the
+// compare-and-swap to another replica (store.ErrConflict), a last
+// rule-based step on the stored state, not stored, serves the call and
+// Turn returns nil. Otherwise it returns the engine's error, ctx's error
+// (while waiting for the lock or between attempts; with the previous
+// attempt's failure, if any), or, once the attempts are spent, an error
+// wrapping the last attempt's: a store error, or store.ErrConflict when
+// the unstored step failed too. An id [CheckID] refuses is an error
+// wrapping ErrInvalidID, and nothing is read or written.
 func (r *Replica) Turn(ctx context.Context, c *Copy, a Adapter) error {
 	id := c.ID()
 	if err := CheckID(id); err != nil {

@@ -128,7 +128,11 @@ func WithRecallOptions(opts ...recall.Option) Option {
 }
 
 // WithObserver registers fn, called synchronously at the end of every
-// GenerateContent call (also failed ones) with what the call did. fn may be
+// GenerateContent call (also failed ones) with what the call did: the
+// wrapped model's own events, whose [CallInfo].Compactions carry the
+// engine's events of the call (which compact.WithObserver and
+// compact.WithEventHandler observe on the compactor; the recall tool's
+// calls have recall.WithObserver, through [WithRecallOptions]). fn may be
 // called concurrently from several goroutines when the Model is; it must not
 // block for long and must not retain the CallInfo's slices beyond the call
 // unless it copies them. Default: none.

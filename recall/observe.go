@@ -58,9 +58,12 @@ type ObserverFunc func(ctx context.Context, o Observation)
 // ObserveRecall calls f(ctx, o).
 func (f ObserverFunc) ObserveRecall(ctx context.Context, o Observation) { f(ctx, o) }
 
-// WithObserver sets the observer told of every call (see [Observation]).
-// Default: none; a nil o leaves it off. otelcompact's RecallObserver turns
-// the observations into OpenTelemetry spans and metrics.
+// WithObserver sets the observer told of every call of the tool (see
+// [Observation]): the recall tool's own events, as compact.WithObserver
+// and compact.WithEventHandler observe the engine's compactions and
+// middleware.WithObserver a wrapped model's calls. Default: none; a nil o
+// leaves it off. otelcompact's RecallObserver turns the observations into
+// OpenTelemetry spans and metrics.
 func WithObserver(o Observer) Option {
 	return func(t *Tool) { t.observer = o }
 }

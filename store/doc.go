@@ -30,9 +30,9 @@
 // summary record's leaf package, summary/record (record.Record, which
 // summary.Record and compact.SummaryRecord alias), internal/refid (the
 // grammar of a ref) and internal/idtext (how an error text quotes an id);
-// its drivers add internal/ctxsleep (the wait between retries). Neither
-// imports the engine, the tokenizer, the extractors nor the prompts (a
-// test checks it). The protocol by which the
+// of its drivers, store/pgstore adds internal/ctxsleep (the wait between
+// retries). None of them imports the engine, the tokenizer, the extractors
+// nor the prompts (a test checks it). The protocol by which the
 // adapters share a conversation's state through a Store (sync, lease,
 // compare-and-swap save, retries), and the one writer of the State and its
 // chain records, are package conversation's.

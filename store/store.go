@@ -13,10 +13,11 @@ import (
 // state than the one a Save expected: another writer (goroutine or process)
 // saved first. Nothing was stored. The caller reloads the newer state, redoes
 // its change on top of it and saves again. The adapters (memory.Memory, and
-// middleware.Model with a store) do so through package conversation, which
-// retries with backoff and, when every attempt lost, serves the call from a
-// step that is not stored; they return an error wrapping ErrConflict only
-// when that last step fails too.
+// middleware.Model with a store) do not retry themselves: package
+// conversation's replica protocol (conversation.Replica.Turn) does, with
+// backoff, and when the last attempt lost too it serves the call from a
+// step that is not stored; an adapter returns an error wrapping
+// ErrConflict only when that step fails too.
 var ErrConflict = errors.New("store: session state changed concurrently (version conflict)")
 
 // Record is one link of a session's summary chain together with its audit

@@ -32,8 +32,8 @@ func computeHeadroom(ev *evaluation, w int) (headroom, bool) {
 		}
 		found = true
 		h.budget = res.budget
-		trig := compact.DefaultTriggerRatio * float64(res.budget)
-		reset := compact.DefaultResetRatio * float64(res.budget)
+		trig := compact.SpecTriggerRatio * float64(res.budget)
+		reset := compact.SpecResetRatio * float64(res.budget)
 		for _, c := range res.calls {
 			n := float64(c.origTokens)
 			h.calls++
@@ -83,7 +83,7 @@ func writeHeadroom(b *strings.Builder, ev *evaluation) {
 	}
 	b.WriteString("## Headroom: what compaction near the budget can save\n\n")
 	fmt.Fprintf(b, "Computed from the uncompacted contexts (`none`). The engine compacts a call only when its context reaches the trigger ratio (default %.2f of the budget) and then aims for the reset ratio (default %.2f); calls under the trigger are sent as they are. The last columns give the change of input tokens if every call were capped at the budget, the trigger or the reset ratio, and, for a %.0f%% reduction, the mean context per call it allows, and the mean context the calls over the trigger would have to get down to if the calls under it are left alone.\n\n",
-		compact.DefaultTriggerRatio, compact.DefaultResetRatio, 100*targetReduction)
+		compact.SpecTriggerRatio, compact.SpecResetRatio, 100*targetReduction)
 	markdownTable(b, []string{"window", "calls", "over budget", "under trigger", "tokens in calls under trigger",
 		"capped at budget", "capped at trigger", "capped at reset", "mean context for -60%", "mean over-trigger context for -60%"}, rows)
 	b.WriteString("\n")
