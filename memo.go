@@ -33,6 +33,13 @@ type memo struct {
 	refs map[string]string // message id -> ref, for the session's id
 	rs   []string          // derived mode: the ref of the message at each position, "" until asked
 
+	// caller-id mode: the shape (role, number of parts) of the last call's
+	// messages by position, and whether its ids and counts (arrays.ids,
+	// arrays.tok) may be reused for a call that extends it
+	posRole  []llms.ChatMessageType
+	posParts []int32
+	posValid bool
+
 	arrays  workArrays // the last call's work arrays, reused by the next (work.go)
 	pending pendingBuf // the last call's input with its pending message (pending.go)
 }
@@ -79,7 +86,7 @@ type memoEntry struct {
 // one); else ids are derived from content.
 func (c *Compactor) prepare(m *memo, msgs []llms.MessageContent, src []int, callerIDs []string) ([]string, []int, error) {
 	if callerIDs == nil {
-		m.byID = nil
+		m.byID, m.posValid = nil, false
 		ids, tok := c.prepareDerived(m, msgs)
 		return ids, tok, nil
 	}
@@ -127,18 +134,25 @@ func (c *Compactor) prepareDerived(m *memo, msgs []llms.MessageContent) ([]strin
 // entries of messages no longer given are swept when they outnumber the
 // input.
 func (c *Compactor) prepareCaller(m *memo, msgs []llms.MessageContent, src []int, callerIDs []string) ([]string, []int, error) {
-	m.gen++
 	if m.byID == nil {
 		m.byID = make(map[string]memoEntry, len(msgs))
 	}
-	ids, tok := resize(m.arrays.ids, len(msgs)), resize(m.arrays.tok, len(msgs))
-	m.arrays.ids, m.arrays.tok = ids, tok // reused by the next call (work.go)
 	simple := len(msgs) == len(callerIDs) // no repair split or added a message
 	for i := 0; simple && i < len(src); i++ {
 		simple = src[i] == i
 	}
+	k := m.extendsLast(msgs, callerIDs, simple)
+	m.posValid = false // until this call is through
+	if k == 0 {
+		m.gen++
+	}
+	ids, tok := grow(m.arrays.ids, k, len(msgs)), grow(m.arrays.tok, k, len(msgs))
+	m.arrays.ids, m.arrays.tok = ids, tok // reused by the next call (work.go)
+	m.posRole, m.posParts = grow(m.posRole, k, len(msgs)), grow(m.posParts, k, len(msgs))
 	var from map[int]int
-	for i, mc := range msgs {
+	for i := k; i < len(msgs); i++ {
+		mc := msgs[i]
+		m.posRole[i], m.posParts[i] = mc.Role, int32(len(mc.Parts))
 		var id string
 		switch s := src[i]; {
 		case simple:
@@ -180,5 +194,42 @@ func (c *Compactor) prepareCaller(m *memo, msgs []llms.MessageContent, src []int
 			}
 		}
 	}
+	m.posValid = simple
 	return ids, tok, nil
+}
+
+// extendsLast returns the length of the last call's input when this one
+// (given the same way: simple, no message split or added by repair)
+// begins with it: the same ids, position for position, and messages of
+// the same shape. An agent's or a memory's next call is its last input
+// plus new messages; that prefix keeps its ids, counts and the marks of
+// the call's generation (an id names one content, WithMessageIDs), so a
+// call costs the new messages' map work, not the window's. 0 otherwise.
+func (m *memo) extendsLast(msgs []llms.MessageContent, callerIDs []string, simple bool) int {
+	last := m.arrays.ids
+	if !m.posValid || !simple || len(last) == 0 || len(last) > len(msgs) || len(m.posRole) < len(last) {
+		return 0
+	}
+	for i, id := range last {
+		if callerIDs[i] != id || msgs[i].Role != m.posRole[i] || int32(len(msgs[i].Parts)) != m.posParts[i] {
+			return 0
+		}
+	}
+	return len(last)
+}
+
+// grow returns s with length n, keeping its first k elements and zeroing
+// the rest, reusing its array when it is large enough.
+func grow[T any](s []T, k, n int) []T {
+	if k == 0 {
+		return resize(s, n)
+	}
+	if cap(s) < n {
+		t := make([]T, n, n+n/8)
+		copy(t, s[:k])
+		return t
+	}
+	s = s[:n]
+	clear(s[k:])
+	return s
 }
