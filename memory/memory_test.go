@@ -143,7 +143,7 @@ func betweenResetAndTrigger(t *testing.T, opts ...Option) *Memory {
 	talk(t, probe, 0, 10)
 	st, err := probe.Stats(context.Background())
 	require.NoError(t, err)
-	window := int(float64(st.TokensOriginal) / ((compact.DefaultTriggerRatio + compact.DefaultResetRatio) / 2))
+	window := int(float64(st.TokensOriginal) / ((compact.SpecTriggerRatio + compact.SpecResetRatio) / 2))
 	return New(testCompactor(t, window), append([]Option{WithChatHistory(h)}, opts...)...)
 }
 

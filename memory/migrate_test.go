@@ -72,7 +72,7 @@ func TestVersion1StateMigrates(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, string(st.Engine), `"version":1`)
 	c, err := compact.New(compact.WithContextWindow(3_000), compact.WithReservedOutput(300),
-		compact.WithTrigger(compact.DefaultTriggerRatio, compact.DefaultResetRatio)) // the old code's policy
+		compact.WithTrigger(compact.SpecTriggerRatio, compact.SpecResetRatio)) // the old code's policy
 	require.NoError(t, err)
 	m := memory.New(c, memory.WithStore(s), memory.WithSessionID("fixture"), memory.WithReturnMessages(true), memory.WithMinWindow(8))
 	h := s.History("fixture")

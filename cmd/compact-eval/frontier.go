@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	compact "github.com/agentcompact/compact"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -271,10 +272,28 @@ func boundWords(b stabilityBound, r row) string {
 		fmtInt(int64(b.compactions)), fmtInt(int64(b.calls)), fmtInt(int64(r.stableOf-r.stable)))
 }
 
+// defaultPolicyWords states the compactor's default policy as the code
+// derives it (read from compactors at 32k and 16k, not written down
+// here), and how the grid below weighs it.
+func defaultPolicyWords() string {
+	policy := func(window int) (float64, float64, int) {
+		c, err := compact.New(compact.WithContextWindow(window))
+		if err != nil {
+			return 0, 0, 0
+		}
+		t, r := c.Trigger()
+		return t, r, c.MaxSummaryTokens()
+	}
+	lt, lr, ls := policy(32000)
+	st, sr, ss := policy(16000)
+	return fmt.Sprintf("With prompt caching a compaction costs one full-price pass over the new context, while calls between compactions are mostly cache reads: compacting often and shallowly (the specification's trigger %.2f, reset %.2f) saves little. The compactor derives its default policy from the budget (`compact.WithTrigger`'s doc; `Compactor.Trigger` reports it): at 32k trigger %.2f, reset %.2f, summaries of up to %d tokens; at 16k trigger %.2f, reset %.2f, summaries of up to %d tokens. The `-frontier` grid below (`go run ./cmd/compact-eval -windows 16000,32000 -frontier`) weighs such configurations: among those that keep mean retention >= 98.5%%, every category >= 95%%, >= 95%% prefix-stable calls and no violation, the cheapest with cached input at 10%%. At 16k no configuration reaches 95%% prefix-stable calls, and none can on this corpus: the task, the most recent user message and the last round, which every configuration keeps verbatim, leave so little room in a 12,000-token budget that even compacting down to them alone, with no summary, only when the next call would not fit, changes the context too often (the bound in the targets below). `compact.WithTrigger(compact.SpecTriggerRatio, compact.SpecResetRatio)` keeps the specification's policy at every size (`%s` here).\n\n",
+		compact.SpecTriggerRatio, compact.SpecResetRatio, lt, lr, ls, st, sr, ss, stratOursSpec)
+}
+
 // writeCostPolicy writes the section on cost and the default policy.
 func writeCostPolicy(b *strings.Builder, ev *evaluation) {
 	b.WriteString("## Cost and the default policy\n\n")
-	b.WriteString("With prompt caching a compaction costs one full-price pass over the new context, while calls between compactions are mostly cache reads: compacting often and shallowly (the specification's trigger 0.80, reset 0.70) saves little. The defaults were chosen on this corpus with the `-frontier` grid below (`go run ./cmd/compact-eval -windows 16000,32000 -frontier`): among the configurations that keep mean retention >= 98.5%, every category >= 95%, >= 95% prefix-stable calls and no violation, the cheapest with cached input at 10%. At 32k that is trigger 0.80, reset 0.20, with summaries of up to 800 tokens (they cover more): `compact.LargeTriggerRatio`, `LargeResetRatio`, `LargeMaxSummaryTokens`, for budgets of `compact.LargeBudget` (24,000) tokens or more. At 16k no configuration reaches 95% prefix-stable calls, and none can on this corpus: the task, the most recent user message and the last round, which every configuration keeps verbatim, leave so little room in a 12,000-token budget that even compacting down to them alone, with no summary, only when the next call would not fit, changes the context too often (the bound in the targets below). So smaller budgets take, among the configurations that meet the other constraints, the cheapest that does not wait for the emergency ratio: trigger 0.90, reset 0.20, summaries of up to 800 tokens (`compact.SmallTriggerRatio`, `SmallResetRatio`, `SmallMaxSummaryTokens`). `compact.WithTrigger(0.80, 0.70)` keeps the specification's policy at every size (`" + stratOursSpec + "` here).\n\n")
+	b.WriteString(defaultPolicyWords())
 	b.WriteString("Targets:\n\n")
 	for _, l := range costTargetLines(ev) {
 		b.WriteString(l + "\n")
