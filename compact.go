@@ -70,7 +70,7 @@ func (c *Compactor) View(ctx context.Context, s *Session, msgs []llms.MessageCon
 	}()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.memo.arrays.release() // work.go
+	defer s.memo.release()
 	st := s.st.clone()
 	w, repairs, inputTokens, err := c.load(s, msgs, co)
 	if err != nil {
@@ -111,7 +111,6 @@ func begin(ctx context.Context, s *Session, in []llms.MessageContent, opts []Cal
 func (c *Compactor) load(s *Session, in []llms.MessageContent, co callOptions) (*work, []string, int, error) {
 	in = co.withPending(in, &s.memo.pending) // pending.go
 	msgs, src, repairs := repairInto(in, &s.memo.arrays)
-	s.memo.pending.release()
 	ids, inTok, err := c.prepare(&s.memo, msgs, src, co.ids)
 	if err != nil {
 		return nil, nil, 0, err
@@ -172,7 +171,7 @@ func (c *Compactor) runSafe(ctx context.Context, s *Session, in []llms.MessageCo
 func (c *Compactor) runLocked(ctx context.Context, s *Session, in []llms.MessageContent, force string, co callOptions, start time.Time) (*Result, *Event, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.memo.arrays.release() // work.go
+	defer s.memo.release()
 	defer s.publishStats()
 	st := &s.st
 	bud := st.effectiveBudget(c.budget)

@@ -44,6 +44,15 @@ type memo struct {
 	pending pendingBuf // the last call's input with its pending message (pending.go)
 }
 
+// release drops the references to the call's messages once the call is
+// done (its work arrays, its input joined with the pending message, which
+// the repaired input may be), so that a session does not retain a
+// caller's messages between calls.
+func (m *memo) release() {
+	m.arrays.release()
+	m.pending.release()
+}
+
 // ref returns the ref of message id in session sid, computed once per
 // message (a SHA-256) and kept while the message is in the input.
 func (m *memo) ref(sid, id string) string {

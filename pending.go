@@ -51,7 +51,7 @@ func (o *callOptions) pendingNamed(n int) bool {
 // and sets the ids to match (in itself when there is none). in is not
 // modified: the joined input is written to buf, a session's buffer reused
 // from call to call (the caller holds the session's lock; the joined slice
-// does not outlive the call: repair copies what it keeps).
+// does not outlive the call: memo.release clears it when the call ends).
 func (o *callOptions) withPending(in []llms.MessageContent, buf *pendingBuf) []llms.MessageContent {
 	if !o.hasPending {
 		return in
@@ -71,8 +71,8 @@ type pendingBuf struct {
 	ids  []string
 }
 
-// release clears the joined input once repaired, so that the session does
-// not retain the caller's messages between calls.
+// release clears the joined input when the call ends, so that the session
+// does not retain the caller's messages between calls.
 func (b *pendingBuf) release() { clear(b.msgs) }
 
 // dropPending takes the pending message out of res, a result over the

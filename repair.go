@@ -75,20 +75,19 @@ func repair(msgs []llms.MessageContent) ([]llms.MessageContent, []int, []string)
 
 // repairInto is repair writing the repaired list and its sources into the
 // arrays of a (a session's, reused from call to call; nil allocates), which
-// keeps them for the next call.
+// keeps them for the next call. With a, an input that needs no repair is
+// returned as it is (the engine only reads the list it works on) and src
+// is the identity: the common call costs a scan of the input, not a copy
+// of it.
 func repairInto(msgs []llms.MessageContent, a *workArrays) ([]llms.MessageContent, []int, []string) {
 	r := &repairer{}
 	if a != nil {
 		r.out, r.src = a.msgs[:0], a.src[:0]
+		r.in = msgs // lazy: the output is msgs[:r.same] until it differs
 	}
 	if cap(r.out) < len(msgs) {
 		r.out, r.src = make([]llms.MessageContent, 0, len(msgs)+len(msgs)/8), make([]int, 0, len(msgs)+len(msgs)/8)
 	}
-	defer func() {
-		if a != nil {
-			a.msgs, a.src = r.out, r.src
-		}
-	}()
 	if len(msgs) == 0 {
 		r.repairs = append(r.repairs, RepairEmpty+": no messages")
 	}
@@ -113,7 +112,24 @@ func repairInto(msgs []llms.MessageContent, a *workArrays) ([]llms.MessageConten
 		r.add(llms.MessageContent{Role: m.Role, Parts: parts}, i)
 	}
 	r.flush()
+	if a == nil {
+		return r.out, r.src, r.repairs
+	}
+	if r.in != nil { // nothing differed: msgs as it is
+		a.msgs, a.src = r.out, identity(r.src, len(msgs))
+		return msgs[:len(msgs):len(msgs)], a.src, r.repairs
+	}
+	a.msgs, a.src = r.out, r.src
 	return r.out, r.src, r.repairs
+}
+
+// identity returns s holding 0, 1, ..., n-1, reusing its array.
+func identity(s []int, n int) []int {
+	s = s[:0]
+	for i := range n {
+		s = append(s, i)
+	}
+	return s
 }
 
 // repairer is the state of one repair pass: the output so far, the calls
@@ -129,11 +145,40 @@ type repairer struct {
 	chains    []callChain
 	orphans   []llms.MessageContent
 	orphanSrc []int
+	in        []llms.MessageContent // the input while the output is its first same messages, else nil
+	same      int
 }
 
 func (r *repairer) add(m llms.MessageContent, src int) {
+	if r.in != nil {
+		if src == r.same && sameContent(m, r.in[src]) {
+			r.same++
+			return
+		}
+		r.materialize()
+	}
 	r.out = append(r.out, m)
 	r.src = append(r.src, src)
+}
+
+// materialize ends the lazy output: it becomes the input's first same
+// messages, written out, to which the repair appends what differs.
+func (r *repairer) materialize() {
+	if r.in == nil {
+		return
+	}
+	r.out = append(r.out, r.in[:r.same]...)
+	for i := range r.same {
+		r.src = append(r.src, i)
+	}
+	r.in = nil
+}
+
+// sameContent reports whether m is the input message in unchanged: the
+// same role and the very same parts (repair made no new slice).
+func sameContent(m, in llms.MessageContent) bool {
+	return m.Role == in.Role && len(m.Parts) == len(in.Parts) &&
+		(len(m.Parts) == 0 || &m.Parts[0] == &in.Parts[0])
 }
 
 // withoutNil returns parts without nil parts (parts itself when it has none).
@@ -214,8 +259,11 @@ func (r *repairer) flush() {
 	if len(synth) > 0 {
 		r.add(llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: synth}, -1)
 	}
-	r.out = append(r.out, r.orphans...)
-	r.src = append(r.src, r.orphanSrc...)
+	if len(r.orphans) > 0 {
+		r.materialize()
+		r.out = append(r.out, r.orphans...)
+		r.src = append(r.src, r.orphanSrc...)
+	}
 	r.pending, r.cursor, r.byID, r.chains, r.orphans, r.orphanSrc = nil, 0, nil, nil, nil, nil
 }
 
