@@ -42,11 +42,9 @@ const (
 )
 
 var (
-	// factName: a capitalized word that does not begin the sentence.
-	factName = regexp.MustCompile(`[^.!?\s]\s+([A-Z][\p{L}'-]+)`)
-	factID   = regexp.MustCompile(`\b[\p{L}]*\d[\p{L}\d]*[-_./@][\p{L}\d-_./@]+\b|\b[\w.+-]+@[\w-]+\.[\w.]+\b`)
-	factKey  = regexp.MustCompile(`\b([A-Z][\p{L}'-]+|\d[\d.,:/-]*)\b`)
-	sentEnd  = regexp.MustCompile(`[.!?]+\s+|\n+`)
+	factID  = regexp.MustCompile(`\b[\p{L}]*\d[\p{L}\d]*[-_./@][\p{L}\d-_./@]+\b|\b[\w.+-]+@[\w-]+\.[\w.]+\b`)
+	factKey = regexp.MustCompile(`\b([A-Z][\p{L}'-]+|\d[\d.,:/-]*)\b`)
+	sentEnd = regexp.MustCompile(`[.!?]+\s+|\n+`)
 )
 
 // chatChain reports whether a conversation digest may fold prev in: there
@@ -165,26 +163,37 @@ func conversationDigest(req SummarizeRequest) (SummaryRecord, bool) {
 	return rec, true
 }
 
-// collectFacts returns the fact sentences of msgs, attributed.
+// collectFacts returns the fact sentences of msgs, attributed. The key
+// terms (factKey) of each sentence are found once: counted over every
+// message (a fact's repeat), then read for the fact sentences. A message's
+// key terms are its sentences' (a key term holds no white space, so none
+// crosses a sentence end, and the characters around a sentence are not
+// word characters, as the ends of a string are not).
 func collectFacts(msgs []llms.MessageContent) []fact {
 	keys := map[string]int{}
-	for _, m := range msgs {
-		for _, k := range factKey.FindAllString(msg.Text(m), -1) {
-			keys[strings.ToLower(k)]++
+	sentences := make([][]string, len(msgs))
+	terms := make([][][]string, len(msgs))
+	for i, m := range msgs {
+		sentences[i] = sentEnd.Split(msg.Text(m), -1)
+		terms[i] = make([][]string, len(sentences[i]))
+		for j, st := range sentences[i] {
+			terms[i][j] = factKey.FindAllString(st, -1)
+			for _, k := range terms[i][j] {
+				keys[strings.ToLower(k)]++
+			}
 		}
 	}
 	var out []fact
 	seen := map[string]bool{}
 	for i, m := range msgs {
 		who := "User"
-		sentences := sentEnd.Split(msg.Text(m), -1)
 		long := false
 		if m.Role == llms.ChatMessageTypeAI {
 			who = "AI"
-			long = len(sentences) > longReplySentences || len(strings.Fields(msg.Text(m))) > longReplyWords
+			long = len(sentences[i]) > longReplySentences || len(strings.Fields(msg.Text(m))) > longReplyWords
 		}
-		for _, s := range sentences {
-			if f, ok := sentenceFact(s, who, i, keys); ok && !seen[f.line] && (!long || f.plan) {
+		for j, st := range sentences[i] {
+			if f, ok := sentenceFact(st, who, i, keys, terms[i][j]); ok && !seen[f.line] && (!long || f.plan) {
 				seen[f.line] = true
 				out = append(out, f)
 			}
@@ -193,10 +202,11 @@ func collectFacts(msgs []llms.MessageContent) []fact {
 	return out
 }
 
-// sentenceFact scores one sentence; ok is false when it states nothing to
-// keep (fewer than three words; an AI sentence needs a number, time or
-// identifier: replies are mostly talk around the user's facts).
-func sentenceFact(s, who string, at int, keys map[string]int) (fact, bool) {
+// sentenceFact scores one sentence, whose key terms (factKey) are terms;
+// ok is false when it states nothing to keep (fewer than three words; an
+// AI sentence needs a number, time or identifier: replies are mostly talk
+// around the user's facts).
+func sentenceFact(s, who string, at int, keys map[string]int, terms []string) (fact, bool) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return fact{}, false
@@ -208,7 +218,7 @@ func sentenceFact(s, who string, at int, keys map[string]int) (fact, bool) {
 	digit := strings.ContainsAny(s, "0123456789")
 	// factID needs a digit or an "@": the expression runs only then.
 	literals := b2n(digit) + b2n(hasTime(s, ws)) + b2n((digit || strings.Contains(s, "@")) && factID.MatchString(s))
-	hard := literals + b2n(factName.MatchString(s))
+	hard := literals + b2n(hasCapitalName(s)) // a name that does not begin the sentence (chatnames.go)
 	soft := 0
 	plan := hasPlan(s, ws)
 	if plan {
@@ -222,7 +232,7 @@ func sentenceFact(s, who string, at int, keys map[string]int) (fact, bool) {
 		return fact{}, false
 	}
 	f := fact{at: at, signals: hard + soft, plan: plan, question: question, ai: who == "AI"}
-	for _, k := range factKey.FindAllString(s, -1) {
+	for _, k := range terms {
 		f.repeat = max(f.repeat, keys[strings.ToLower(k)])
 	}
 	words := strings.Fields(s)
@@ -319,12 +329,13 @@ func keyTerms(msgs []llms.MessageContent) []string {
 	n := map[string]int{}
 	var order []string
 	for _, m := range msgs {
-		for _, k := range factName.FindAllStringSubmatch(msg.Text(m), -1) {
-			if n[k[1]] == 0 {
-				order = append(order, k[1])
+		capitalNames(msg.Text(m), func(k string) bool { // chatnames.go
+			if n[k] == 0 {
+				order = append(order, k)
 			}
-			n[k[1]]++
-		}
+			n[k]++
+			return true
+		})
 	}
 	out := order[:0:0]
 	for _, k := range order {

@@ -678,7 +678,7 @@ func samePathOnce(paths []string) []string {
 	for _, p := range paths {
 		dup := false
 		for _, q := range out {
-			if strings.HasSuffix(p, "/"+q) || strings.HasSuffix(q, "/"+p) {
+			if underDir(p, q) || underDir(q, p) {
 				dup = true
 				break
 			}
@@ -688,6 +688,12 @@ func samePathOnce(paths []string) []string {
 		}
 	}
 	return out
+}
+
+// underDir reports whether p ends with "/"+q, without building that
+// string (samePathOnce compares every pair of a list).
+func underDir(p, q string) bool {
+	return len(p) > len(q) && p[len(p)-len(q)-1] == '/' && strings.HasSuffix(p, q)
 }
 
 // foldCase drops items equal, ignoring case, to an earlier one. It returns

@@ -1,0 +1,64 @@
+package compact
+
+import (
+	"regexp"
+	"slices"
+	"testing"
+)
+
+// refFactName is the expression capitalNames replaces.
+var refFactName = regexp.MustCompile(`[^.!?\s]\s+([A-Z][\p{L}'-]+)`)
+
+var chatNameSeeds = []string{
+	"met Anna Bell Carter", "I met Anna. Bob came", "Hi  Zoë and\tO'Brien-Smith", "x A", "x Ab", "?  Ab",
+	" Ab", "Ab cd Ef", "é Émile x Éa", "a\u00a0Bob", "\xff Ab", "\xe2\x82 Ab", "a\n\nBob's", "1 Z'", "", "a ",
+	"well Bob, Carl and Dan Eve", "x\r\nY-", "!Ab", "a Bc\x80d", "k \xf0\x9f\x98\x80 Ab",
+}
+
+func checkCapitalNames(t *testing.T, s string) {
+	var want []string
+	for _, m := range refFactName.FindAllStringSubmatch(s, -1) {
+		want = append(want, m[1])
+	}
+	var got []string
+	capitalNames(s, func(n string) bool { got = append(got, n); return true })
+	if !slices.Equal(got, want) {
+		t.Errorf("capitalNames(%q) = %q, the expression %q", s, got, want)
+	}
+	if hasCapitalName(s) != refFactName.MatchString(s) {
+		t.Errorf("hasCapitalName(%q) = %v, the expression %v", s, hasCapitalName(s), refFactName.MatchString(s))
+	}
+}
+
+func TestCapitalNamesAgreeWithTheExpression(t *testing.T) {
+	for _, s := range chatNameSeeds {
+		checkCapitalNames(t, s)
+	}
+}
+
+func FuzzCapitalNames(f *testing.F) {
+	for _, s := range chatNameSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(checkCapitalNames)
+}
+
+// checkSentenceKeys: a message's key terms (factKey) are its sentences'
+// key terms, in order (collectFacts finds them sentence by sentence).
+func checkSentenceKeys(t *testing.T, s string) {
+	want := factKey.FindAllString(s, -1)
+	var got []string
+	for _, st := range sentEnd.Split(s, -1) {
+		got = append(got, factKey.FindAllString(st, -1)...)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("key terms of %q: by sentence %q, whole %q", s, got, want)
+	}
+}
+
+func FuzzSentenceKeys(f *testing.F) {
+	for _, s := range append(chatNameSeeds, "v1.2. Next", "It cost 3.\n4 Ab", "At 10:30! Then Bob?", "1.\n\n2", "x.1 Y") {
+		f.Add(s)
+	}
+	f.Fuzz(checkSentenceKeys)
+}
