@@ -20,6 +20,9 @@ type secretRule struct {
 	// valueOK, when set, decides per match whether submatch 2 (the value)
 	// is replaced by repl; submatch 1 is kept.
 	valueOK func(value string) bool
+	// near, when set, is a necessary condition of a match (redactnear.go),
+	// tested before re on what re would be matched against.
+	near func(s string) bool
 	// multiline marks a rule whose match may start lines before its hint
 	// (a private key block): it is always matched against the whole input,
 	// never window by window (redactwindow.go).
@@ -92,6 +95,7 @@ var patternRules = []secretRule{
 		repl:  "${1}${2}[REDACTED:env]",
 		hints: []string{"SECRET", "TOKEN", "PASSW", "PASSPHRASE", "KEY", "CREDENTIAL", "AUTH"},
 		exact: true,
+		near:  nearEnv,
 	},
 	{
 		// key = value in any case with an unquoted value (credentials and
@@ -103,6 +107,7 @@ var patternRules = []secretRule{
 		repl:    "[REDACTED:secret]",
 		hints:   []string{"secret", "token", "passw", "pwd", "key"},
 		valueOK: looksSecret,
+		near:    nearKeyValue,
 	},
 	{
 		// key = "literal" anywhere, in any case, quoted (JSON, YAML, code).
@@ -110,6 +115,7 @@ var patternRules = []secretRule{
 		re:    regexp.MustCompile(`(?i)(["']?[a-z0-9_.-]*(?:secret|token|password|passwd|passphrase|api_?key|access_?key|private_?key|client_?secret|credentials?)["']?\s*[:=]\s*)("[^"\s\[]{4,}"|'[^'\s\[]{4,}')`),
 		repl:  "${1}\"[REDACTED:secret]\"",
 		hints: []string{"secret", "token", "passw", "passphrase", "key", "credential"},
+		near:  nearAssignment,
 	},
 }
 
@@ -236,7 +242,7 @@ func (r *secretRule) apply(s string) (string, bool) {
 
 // applyWhole matches r against the whole of s.
 func (r *secretRule) applyWhole(s string) (string, bool) {
-	if !r.re.MatchString(s) {
+	if r.near != nil && !r.near(s) || !r.re.MatchString(s) {
 		return s, false
 	}
 	var out string

@@ -65,6 +65,7 @@ var formRules = []secretRule{
 		repl:    "[REDACTED:secret]",
 		hints:   []string{"passw", "pwd", "secret", "token", "key"},
 		valueOK: looksSecret,
+		near:    nearProse,
 	},
 }
 
