@@ -216,8 +216,8 @@ func sentenceFact(s, who string, at int, keys map[string]int, terms []string) (f
 	}
 	ws := sentenceWords(s) // chatwords.go
 	digit := strings.ContainsAny(s, "0123456789")
-	// factID needs a digit or an "@": the expression runs only then.
-	literals := b2n(digit) + b2n(hasTime(s, ws)) + b2n((digit || strings.Contains(s, "@")) && factID.MatchString(s))
+	// factID runs only where it can match (idCandidate, chatnames.go).
+	literals := b2n(digit) + b2n(hasTime(s, ws)) + b2n(idCandidate(s) && factID.MatchString(s))
 	hard := literals + b2n(hasCapitalName(s)) // a name that does not begin the sentence (chatnames.go)
 	soft := 0
 	plan := hasPlan(s, ws)

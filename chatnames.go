@@ -1,6 +1,7 @@
 package compact
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -70,4 +71,34 @@ func hasCapitalName(s string) bool {
 	found := false
 	capitalNames(s, func(string) bool { found = true; return false })
 	return found
+}
+
+// idCandidate is a necessary condition of a factID match in s, tested by
+// one scan before the expression runs: an "@" (an e-mail address, or an
+// identifier's separator), or a run of letters and digits holding an ASCII
+// digit followed by one of "-_./" and by a letter, digit or one of
+// "-_./@" (an identifier such as "PR-142", "v2.1" or "build_7/x").
+func idCandidate(s string) bool {
+	if strings.IndexByte(s, '@') >= 0 {
+		return true
+	}
+	digit := false // the current run of letters and digits holds a digit
+	for i := 0; i < len(s); {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r >= '0' && r <= '9':
+			digit = true
+		case unicode.IsLetter(r):
+		default:
+			if digit && strings.ContainsRune("-_./", r) && i+w < len(s) {
+				next, _ := utf8.DecodeRuneInString(s[i+w:])
+				if next >= '0' && next <= '9' || unicode.IsLetter(next) || strings.ContainsRune("-_./@", next) {
+					return true
+				}
+			}
+			digit = false
+		}
+		i += w
+	}
+	return false
 }

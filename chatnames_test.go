@@ -62,3 +62,17 @@ func FuzzSentenceKeys(f *testing.F) {
 	}
 	f.Fuzz(checkSentenceKeys)
 }
+
+// checkIDCandidate: wherever factID matches, idCandidate holds.
+func checkIDCandidate(t *testing.T, s string) {
+	if factID.MatchString(s) && !idCandidate(s) {
+		t.Errorf("factID matches %q, idCandidate says it cannot", s)
+	}
+}
+
+func FuzzIDCandidate(f *testing.F) {
+	for _, s := range append(chatNameSeeds, "PR-142 is open", "v2.1", "build_7/x", "a@b.co", "3.", "12/", "é1-x", "1-", "x1.@", "1 - 2", "5th.") {
+		f.Add(s)
+	}
+	f.Fuzz(checkIDCandidate)
+}
