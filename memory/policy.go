@@ -7,17 +7,12 @@ import (
 )
 
 // conversationSlack is how far below the whole budget a compaction of a
-// plain conversation aims (see policyOptions): the hysteresis between a
-// compaction and the next. The Memory gives the engine the exact prompt
-// (the reserve for the template and the input is one of its messages), so
-// no headroom is needed for the budget's sake; the slack is a price: each
-// compaction moves the prefix a provider caches and runs the digest, and
-// a lower aim keeps fewer recent turns than a token buffer of the budget.
-// 0.06 compacts half as often as 0.03 did (at 128k, every ~7,700 tokens of
-// new turns instead of ~3,800) for at most 0.8 points of the probe answers
-// of ../shared/eval/chats with a generic input at 2k, 4k and 8k (2k 39.0%
-// -> 39.4%, 4k 59.7% -> 58.9%, 8k 90.9% -> 90.5%; token buffer 34.2%,
-// 54.5%, 88.3%).
+// plain conversation aims (policyOptions): the hysteresis. The Memory
+// gives the engine the exact prompt, so no headroom is needed; each
+// compaction runs the digest and moves the cached prefix, and a lower aim
+// keeps fewer recent turns than a token buffer. 0.06 compacts half as
+// often as 0.03 for at most 0.8 points of the chats' probe answers with a
+// generic input (docs/eval/chats.md, "The aim, priced").
 const conversationSlack = 0.06
 
 // policyOptions returns the engine's call options of the Memory's policy

@@ -13,14 +13,17 @@ func (h *ChatHistory) Search(ctx context.Context, query string, limit int) ([]Hi
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	terms := SearchKeys(query)
-	if len(terms) == 0 || limit <= 0 {
+	if limit <= 0 {
 		return nil, nil
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.idx == nil || h.idxEpoch != h.epoch || h.idx.Len() > len(h.msgs) {
 		h.idx, h.idxEpoch = NewSearchIndex(), h.epoch
+	}
+	terms := h.idx.stems.Keys(query) // SearchKeys(query), stemmed through the index's cache
+	if len(terms) == 0 {
+		return nil, nil
 	}
 	for _, m := range h.msgs[h.idx.Len():] {
 		h.idx.Add(m.GetContent())

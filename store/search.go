@@ -99,7 +99,12 @@ func SearchKeys(text string) []string { return searchKeys(text, SearchKey) }
 // searchKeys returns the distinct keys, by key, of the words SearchTerms
 // finds in text, in order of first appearance.
 func searchKeys(text string, key func(string) string) []string {
-	terms := SearchTerms(text)
+	return termKeys(SearchTerms(text), key)
+}
+
+// termKeys returns the distinct keys, by key, of terms, in order of first
+// appearance, written over terms.
+func termKeys(terms []string, key func(string) string) []string {
 	out := terms[:0]
 	seen := make(map[string]bool, len(terms))
 	for _, w := range terms {

@@ -27,3 +27,11 @@ func (c *StemCache) Key(word string) string {
 
 // Keys returns SearchKeys(text), stemming through the cache.
 func (c *StemCache) Keys(text string) []string { return searchKeys(text, c.Key) }
+
+// TermKeys returns the distinct keys of terms (words as [SearchTerms]
+// returns them), in order of first appearance, stemming through the cache:
+// Keys(text) is TermKeys(SearchTerms(text)), for a caller that has the
+// terms already. terms is not modified.
+func (c *StemCache) TermKeys(terms []string) []string {
+	return termKeys(append([]string(nil), terms...), c.Key)
+}

@@ -103,12 +103,13 @@ func (ts *Terms) relevance(win *conversation.Log, terms []string, pos ...int) fl
 }
 
 // Relevant returns the hits whose turn (the hit and the messages next to
-// it) reaches a relevance of 0.3 to query, in their order (hits is not
-// modified), having first counted the words of the messages of win not
-// counted yet. Requires the lock of win.
-func (ts *Terms) Relevant(win *conversation.Log, query string, hits []store.Hit) []store.Hit {
+// it) reaches a relevance of 0.3 to the query whose words ([store.SearchTerms])
+// are words, in their order (hits is not modified), having first counted
+// the words of the messages of win not counted yet. Requires the lock of
+// win.
+func (ts *Terms) Relevant(win *conversation.Log, words []string, hits []store.Hit) []store.Hit {
 	ts.update(win)
-	terms := store.SearchKeys(query)
+	terms := ts.stems.TermKeys(words)
 	out := hits[:0:0]
 	for _, h := range hits {
 		if ts.relevance(win, terms, h.Pos-1, h.Pos, h.Pos+1) >= minRelevance {
@@ -118,19 +119,18 @@ func (ts *Terms) Relevant(win *conversation.Log, query string, hits []store.Hit)
 	return out
 }
 
-// RareQuery returns the words of query ([store.SearchTerms]) whose search
-// keys are not too common in the history ([store.CommonTerm], by the
-// document frequencies ts counts), space-separated: the query a store's
-// own search (PostgreSQL, SQLite) is given, so that it walks no term most
-// of the history holds, as [store.SearchIndex] does not. "" when every
-// word is common: then there is nothing worth a search. Requires the lock
-// of win.
-func (ts *Terms) RareQuery(win *conversation.Log, query string) string {
+// RareQuery returns the query words ([store.SearchTerms] of the input)
+// whose search keys are not too common in the history
+// ([store.CommonTerm], by the document frequencies ts counts),
+// space-separated: the query a store's own search (PostgreSQL, SQLite) is
+// given, so that it walks no term most of the history holds, as
+// [store.SearchIndex] does not. "" when every word is common: then there
+// is nothing worth a search. Requires the lock of win.
+func (ts *Terms) RareQuery(win *conversation.Log, words []string) string {
 	ts.update(win)
-	words := store.SearchTerms(query)
-	kept := words[:0]
+	kept := make([]string, 0, len(words))
 	for _, w := range words {
-		if !store.CommonTerm(ts.df[store.SearchKey(w)], ts.n) {
+		if !store.CommonTerm(ts.df[ts.stems.Key(w)], ts.n) {
 			kept = append(kept, w)
 		}
 	}

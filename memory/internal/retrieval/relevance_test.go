@@ -40,9 +40,9 @@ func TestRelevantHits(t *testing.T) {
 	require.Equal(t, 40, win.Len())
 	var ts Terms
 	hits := []store.Hit{{Pos: 6, Score: 2}, {Pos: 10, Score: 1}}
-	got := ts.Relevant(win, "Does Marisol still work in Valparaiso with the trains?", hits)
+	got := ts.Relevant(win, store.SearchTerms("Does Marisol still work in Valparaiso with the trains?"), hits)
 	assert.Equal(t, []store.Hit{{Pos: 6, Score: 2}}, got, "the Marisol turn, not a turn about trains")
-	assert.Empty(t, ts.Relevant(win, "Let's keep chatting about nothing.", hits), "no word of the input in the history")
+	assert.Empty(t, ts.Relevant(win, store.SearchTerms("Let's keep chatting about nothing."), hits), "no word of the input in the history")
 	assert.Equal(t, 40, ts.n)
 	assert.Equal(t, 1, ts.df["marisol"])
 	assert.Equal(t, 38, ts.df[store.SearchKey("trains")], "one count per message (by stem): both messages of the 19 other turns")
@@ -73,8 +73,8 @@ func TestRelevanceCountsNewMessages(t *testing.T) {
 func TestRareQuery(t *testing.T) {
 	var ts Terms
 	long := chatHistory(300) // 600 messages: weather, trains, coffee in all
-	assert.Equal(t, "marisol", ts.RareQuery(long, "what about Marisol and the weather?"))
-	assert.Equal(t, "", ts.RareQuery(long, "the weather and the trains"))
+	assert.Equal(t, "marisol", ts.RareQuery(long, store.SearchTerms("what about Marisol and the weather?")))
+	assert.Equal(t, "", ts.RareQuery(long, store.SearchTerms("the weather and the trains")))
 	var short Terms
-	assert.Equal(t, "weather trains", short.RareQuery(chatHistory(20), "the weather and the trains"))
+	assert.Equal(t, "weather trains", short.RareQuery(chatHistory(20), store.SearchTerms("the weather and the trains")))
 }

@@ -117,8 +117,9 @@ func (r *Retriever) Plan(ctx context.Context, query string, tok int, keptFrom fu
 		return nil
 	}
 	p := &Plan{}
+	words := store.SearchTerms(query) // split once: the searches and the relevance gate take them
 	switch {
-	case len(store.SearchTerms(query)) == 0:
+	case len(words) == 0:
 		p.skip = skipEmpty
 		return p
 	case tok > r.cfg.Reserve:
@@ -131,9 +132,9 @@ func (r *Retriever) Plan(ctx context.Context, query string, tok int, keptFrom fu
 	var storeQuery string // the store's search walks no common word
 	switch {
 	case cut > 0 && r.cfg.Searcher == nil:
-		hits, p.indexed = r.terms.Search(r.win, query, MaxHits), true
+		hits, p.indexed = r.terms.Search(r.win, words, MaxHits), true
 	case cut > 0:
-		storeQuery = r.terms.RareQuery(r.win, query)
+		storeQuery = r.terms.RareQuery(r.win, words)
 	}
 	r.mu.Unlock()
 	if cut == 0 {
@@ -155,7 +156,7 @@ func (r *Retriever) Plan(ctx context.Context, query string, tok int, keptFrom fu
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	p.hits = Fuse(r.terms.Relevant(r.win, query, hits), sem)
+	p.hits = Fuse(r.terms.Relevant(r.win, words, hits), sem)
 	older := make(map[int]string, len(p.hits))
 	for _, h := range p.hits {
 		for q := max(h.Pos-1, 0); q <= h.Pos+1 && q < cut; q++ {
