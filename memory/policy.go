@@ -7,12 +7,11 @@ import (
 )
 
 // conversationSlack is how far below the whole budget a compaction of a
-// plain conversation aims (policyOptions): the hysteresis. The Memory
-// gives the engine the exact prompt, so no headroom is needed; each
-// compaction runs the digest and moves the cached prefix, and a lower aim
-// keeps fewer recent turns than a token buffer. 0.06 compacts half as
-// often as 0.03 for at most 0.8 points of the chats' probe answers with a
-// generic input (docs/eval/chats.md, "The aim, priced").
+// plain conversation aims (policyOptions): the hysteresis. Each compaction
+// runs the digest and moves the cached prefix; a lower aim keeps fewer
+// recent turns than a token buffer. 0.06 compacts half as often as 0.03
+// for at most 0.8 points of the chats' probe answers with a generic input
+// (docs/eval/chats.md, "The aim, priced").
 const conversationSlack = 0.06
 
 // policyOptions returns the engine's call options of the Memory's policy
