@@ -216,9 +216,9 @@ func sentenceFact(s, who string, at int, keys map[string]int, terms []string) (f
 	}
 	ws := sentenceWords(s) // chatwords.go
 	digit := strings.ContainsAny(s, "0123456789")
-	// factID runs only where it can match (idCandidate, chatnames.go).
+	// factID runs only where it can match (idCandidate, chatscan.go).
 	literals := b2n(digit) + b2n(hasTime(s, ws)) + b2n(idCandidate(s) && factID.MatchString(s))
-	hard := literals + b2n(hasCapitalName(s)) // a name that does not begin the sentence (chatnames.go)
+	hard := literals + b2n(hasCapitalName(s)) // a name that does not begin the sentence (chatscan.go)
 	soft := 0
 	plan := hasPlan(s, ws)
 	if plan {
@@ -329,7 +329,7 @@ func keyTerms(msgs []llms.MessageContent) []string {
 	n := map[string]int{}
 	var order []string
 	for _, m := range msgs {
-		capitalNames(msg.Text(m), func(k string) bool { // chatnames.go
+		capitalNames(msg.Text(m), func(k string) bool { // chatscan.go
 			if n[k] == 0 {
 				order = append(order, k)
 			}

@@ -47,9 +47,4 @@ func TestChatWordsAgreeWithTheExpressions(t *testing.T) {
 	}
 }
 
-func FuzzChatWords(f *testing.F) {
-	for _, s := range chatWordSeeds {
-		f.Add(s)
-	}
-	f.Fuzz(checkChatWords)
-}
+func FuzzChatWords(f *testing.F) { fuzzText(f, checkChatWords, chatWordSeeds) }

@@ -167,10 +167,8 @@ func (r *repairer) materialize() {
 	if r.in == nil {
 		return
 	}
-	r.out = append(r.out, r.in[:r.same]...)
-	for i := range r.same {
-		r.src = append(r.src, i)
-	}
+	r.out = append(r.out, r.in[:r.same]...) // nothing was written before: out and src are empty
+	r.src = identity(r.src, r.same)
 	r.in = nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentcompact/compact/internal/msg"
+	"github.com/agentcompact/compact/internal/reclass"
 	"github.com/agentcompact/compact/internal/refid"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -505,7 +506,7 @@ func splitSentences(txt string) []string {
 		switch txt[i] {
 		case '.', '!', '?':
 			j := i + 1
-			for j < len(txt) && isRESpace(txt[j]) {
+			for j < len(txt) && reclass.Space(txt[j]) {
 				j++
 			}
 			if j == i+1 && j < len(txt) {
@@ -527,11 +528,6 @@ func splitSentences(txt string) []string {
 	}
 	emit(txt[last:])
 	return out
-}
-
-// isRESpace reports whether c is in RE2's \s class: [\t\n\f\r ].
-func isRESpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }
 
 // splitList splits a "\n"-joined metadata list.

@@ -1,6 +1,10 @@
 package redact
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agentcompact/compact/internal/reclass"
+)
 
 // The necessary conditions (secretRule.near) of the rules that assign a
 // value to a secret-named key: the key's last word, then what the
@@ -23,14 +27,14 @@ var (
 func nearEnv(s string) bool {
 	return followedBy(s, envWords, func(rest string) bool {
 		rest = strings.TrimLeft(rest, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-		return strings.HasPrefix(skipSpace(rest), "=")
+		return strings.HasPrefix(reclass.SkipSpace(rest), "=")
 	})
 }
 
 // nearKeyValue: a key word, then ":" or "=".
 func nearKeyValue(s string) bool {
 	return foldedFollowedBy(s, keyValueWords, func(rest string) bool {
-		return startsAssign(skipSpace(rest))
+		return startsAssign(reclass.SkipSpace(rest))
 	})
 }
 
@@ -40,10 +44,10 @@ func nearAssignment(s string) bool {
 		if rest != "" && (rest[0] == '"' || rest[0] == '\'') {
 			rest = rest[1:]
 		}
-		if rest = skipSpace(rest); !startsAssign(rest) {
+		if rest = reclass.SkipSpace(rest); !startsAssign(rest) {
 			return false
 		}
-		rest = skipSpace(rest[1:])
+		rest = reclass.SkipSpace(rest[1:])
 		return rest != "" && (rest[0] == '"' || rest[0] == '\'')
 	})
 }
@@ -51,12 +55,12 @@ func nearAssignment(s string) bool {
 // nearProse: a key word, white space, "is", "was", "=" or ":", white space.
 func nearProse(s string) bool {
 	return foldedFollowedBy(s, proseWords, func(rest string) bool {
-		r := skipSpace(rest)
+		r := reclass.SkipSpace(rest)
 		if len(r) == len(rest) {
 			return false
 		}
 		for _, verb := range []string{"is", "was", "=", ":"} {
-			if after, ok := strings.CutPrefix(r, verb); ok && after != "" && asciiSpace(after[0]) {
+			if after, ok := strings.CutPrefix(r, verb); ok && after != "" && reclass.Space(after[0]) {
 				return true
 			}
 		}
@@ -90,20 +94,6 @@ func followedBy(s string, words []string, next func(rest string) bool) bool {
 		}
 	}
 	return false
-}
-
-// skipSpace returns s after its leading white space (\s: tab, newline, form
-// feed, carriage return, space).
-func skipSpace(s string) string {
-	i := 0
-	for i < len(s) && asciiSpace(s[i]) {
-		i++
-	}
-	return s[i:]
-}
-
-func asciiSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }
 
 func startsAssign(s string) bool { return s != "" && (s[0] == ':' || s[0] == '=') }

@@ -3,6 +3,8 @@ package redact
 import (
 	"sort"
 	"strings"
+
+	"github.com/agentcompact/compact/internal/reclass"
 )
 
 // redactWindowMin is the input size from which a rule is matched window by
@@ -113,23 +115,11 @@ func extendOverLines(s string, hi, n int) int {
 	for n > 0 && hi < len(s) {
 		next := hi + 1
 		hi = lineEnd(s, next)
-		if !isSpaceClass(s[next:hi]) {
+		if reclass.SkipSpace(s[next:hi]) != "" {
 			n--
 		}
 	}
 	return hi
-}
-
-// isSpaceClass reports whether every byte of s is in RE2's \s class.
-func isSpaceClass(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case ' ', '\t', '\n', '\f', '\r':
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // mergeSpans sorts spans and merges those that overlap or touch.

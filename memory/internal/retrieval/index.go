@@ -13,10 +13,11 @@ import (
 func (ts *Terms) EnableIndex() { ts.indexed = true }
 
 // Search returns at most limit positions of the messages of win best
-// matching the query whose words ([store.SearchTerms]) are words by BM25 over their English stems (store.SearchKeys), best
-// first, as store.ChatHistory's search ranks them, having first indexed the
-// messages of win not indexed yet. Without [Terms.EnableIndex] it finds
-// nothing. Requires the lock of win.
+// matching the query whose words ([store.SearchTerms]) are words, by BM25
+// over their English stems (store.SearchKeys), best first, as
+// store.ChatHistory's search ranks them, having first indexed the messages
+// of win not indexed yet. Without [Terms.EnableIndex] it finds nothing.
+// Requires the lock of win.
 func (ts *Terms) Search(win *conversation.Log, words []string, limit int) []store.Hit {
 	if !ts.indexed {
 		return nil

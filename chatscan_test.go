@@ -30,18 +30,8 @@ func checkCapitalNames(t *testing.T, s string) {
 	}
 }
 
-func TestCapitalNamesAgreeWithTheExpression(t *testing.T) {
-	for _, s := range chatNameSeeds {
-		checkCapitalNames(t, s)
-	}
-}
-
-func FuzzCapitalNames(f *testing.F) {
-	for _, s := range chatNameSeeds {
-		f.Add(s)
-	}
-	f.Fuzz(checkCapitalNames)
-}
+// FuzzCapitalNames runs checkCapitalNames; under go test, on its seeds.
+func FuzzCapitalNames(f *testing.F) { fuzzText(f, checkCapitalNames, chatNameSeeds) }
 
 // checkSentenceKeys: a message's key terms (factKey) are its sentences'
 // key terms, in order (collectFacts finds them sentence by sentence).
@@ -57,10 +47,7 @@ func checkSentenceKeys(t *testing.T, s string) {
 }
 
 func FuzzSentenceKeys(f *testing.F) {
-	for _, s := range append(chatNameSeeds, "v1.2. Next", "It cost 3.\n4 Ab", "At 10:30! Then Bob?", "1.\n\n2", "x.1 Y") {
-		f.Add(s)
-	}
-	f.Fuzz(checkSentenceKeys)
+	fuzzText(f, checkSentenceKeys, chatNameSeeds, "v1.2. Next", "It cost 3.\n4 Ab", "At 10:30! Then Bob?", "1.\n\n2", "x.1 Y")
 }
 
 // checkIDCandidate: wherever factID matches, idCandidate holds.
@@ -71,8 +58,14 @@ func checkIDCandidate(t *testing.T, s string) {
 }
 
 func FuzzIDCandidate(f *testing.F) {
-	for _, s := range append(chatNameSeeds, "PR-142 is open", "v2.1", "build_7/x", "a@b.co", "3.", "12/", "é1-x", "1-", "x1.@", "1 - 2", "5th.") {
+	fuzzText(f, checkIDCandidate, chatNameSeeds, "PR-142 is open", "v2.1", "build_7/x", "a@b.co", "3.", "12/", "é1-x", "1-", "x1.@", "1 - 2", "5th.")
+}
+
+// fuzzText fuzzes check with the seeds and the more given; go test alone
+// runs check on each of them.
+func fuzzText(f *testing.F, check func(*testing.T, string), seeds []string, more ...string) {
+	for _, s := range slices.Concat(seeds, more) {
 		f.Add(s)
 	}
-	f.Fuzz(checkIDCandidate)
+	f.Fuzz(check)
 }

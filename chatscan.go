@@ -4,7 +4,13 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentcompact/compact/internal/reclass"
 )
+
+// The hand-written scans of the conversation digest (chatdigest.go): each
+// stands for, or guards, an expression, and a fuzz target of
+// chatscan_test.go checks it against that expression.
 
 // capitalNames calls each with the capitalized words of s that do not
 // begin a sentence, in order, until each returns false: the words the
@@ -20,11 +26,11 @@ import (
 func capitalNames(s string, each func(name string) bool) {
 	pos := 0 // where the next match may begin
 	for j := 0; j < len(s); j++ {
-		if !asciiSpace(s[j]) {
+		if !reclass.Space(s[j]) {
 			continue
 		}
 		k := j
-		for k < len(s) && asciiSpace(s[k]) {
+		for k < len(s) && reclass.Space(s[k]) {
 			k++
 		}
 		before, width := utf8.DecodeLastRuneInString(s[:j])
@@ -58,12 +64,6 @@ func nameEnd(s string, k int) int {
 		return 0
 	}
 	return e
-}
-
-// asciiSpace reports whether c is white space as \s is in an expression:
-// tab, newline, form feed, carriage return, space.
-func asciiSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }
 
 // hasCapitalName reports whether s holds a word capitalNames finds.

@@ -1,0 +1,16 @@
+package reclass
+
+// Space reports whether c is in RE2's \s class: tab, newline, form feed,
+// carriage return, space (not vertical tab, and no non-ASCII space).
+func Space(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
+}
+
+// SkipSpace returns s after its leading run of \s ([Space]).
+func SkipSpace(s string) string {
+	i := 0
+	for i < len(s) && Space(s[i]) {
+		i++
+	}
+	return s[i:]
+}
