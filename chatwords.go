@@ -1,6 +1,10 @@
 package compact
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agentcompact/compact/internal/reclass"
+)
 
 // The kinds of words sentenceFact looks for, matched on the sentence's
 // words (runs of ASCII letters, digits and underscores, lower-cased: the
@@ -32,21 +36,16 @@ type sentWord struct {
 	start, end int
 }
 
-// isWordByte reports whether c is a word byte of \b: [0-9A-Za-z_].
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
-}
-
 // sentenceWords returns the words of s.
 func sentenceWords(s string) []sentWord {
 	var out []sentWord
 	for i := 0; i < len(s); {
-		if !isWordByte(s[i]) {
+		if !reclass.Word(s[i]) {
 			i++
 			continue
 		}
 		j := i
-		for j < len(s) && isWordByte(s[j]) {
+		for j < len(s) && reclass.Word(s[j]) {
 			j++
 		}
 		out = append(out, sentWord{w: strings.ToLower(s[i:j]), start: i, end: j})
@@ -86,7 +85,7 @@ func hasPlan(s string, ws []sentWord) bool {
 			return true
 		case w.w == "going" && follows(s, ws, k, " ", "to"):
 			return true
-		case w.w == "ll" && w.start >= 2 && s[w.start-1] == '\'' && isWordByte(s[w.start-2]):
+		case w.w == "ll" && w.start >= 2 && s[w.start-1] == '\'' && reclass.Word(s[w.start-2]):
 			return true
 		}
 	}

@@ -2,6 +2,7 @@ package extractors
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -79,4 +80,35 @@ func TestDigestKeepsTheOutputsNames(t *testing.T) {
 		Content: "17:result = ds.pixel_array\n18:print(result)\n"}}}}, Digest{})
 	assert.Contains(t, listing.Entities, "ds.pixel_array", "a listing's line number dropped")
 	assert.NotContains(t, listing.Entities, "18:print", "no line number, and print alone is no name")
+}
+
+// nameWordsRE is the expression nameWords scans for by hand: the reference
+// of FuzzNameWords.
+var nameWordsRE = regexp.MustCompile(`[A-Za-z0-9_][A-Za-z0-9_./:\-]{3,}[A-Za-z0-9_]`)
+
+var nameWordSeeds = []string{
+	"", "abcd", "abcde", "a.b.c", "-.abcde.-", "x/y:z-w_v", "..a..b..", "a....b", "ab-\u00e9cd-ef",
+	"I will patch ensure_schema in django/db/migrations/recorder.py: see https://x.io/a_b",
+	"\xff\xfeabc_de\xff", "call recordApplied twice; txn-4411.", "a:b:c:d:e", "_____", "----a----",
+}
+
+// checkNameWords: nameWords finds what its expression finds.
+func checkNameWords(t *testing.T, s string) {
+	got, want := nameWords(s), nameWordsRE.FindAllString(s, -1)
+	if !slices.Equal(got, want) {
+		t.Fatalf("nameWords(%q) = %q, the expression finds %q", s, got, want)
+	}
+}
+
+func TestNameWords(t *testing.T) {
+	for _, s := range nameWordSeeds {
+		checkNameWords(t, s)
+	}
+}
+
+func FuzzNameWords(f *testing.F) {
+	for _, s := range nameWordSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(checkNameWords)
 }

@@ -14,3 +14,9 @@ func SkipSpace(s string) string {
 	}
 	return s[i:]
 }
+
+// Word reports whether c is in RE2's \w class, the word bytes of \b:
+// [0-9A-Za-z_].
+func Word(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}

@@ -17,3 +17,13 @@ func TestSpaceIsRE2s(t *testing.T) {
 		t.Errorf("SkipSpace: %q", got)
 	}
 }
+
+// TestWordIsRE2w checks Word against the expression \w for every byte.
+func TestWordIsRE2w(t *testing.T) {
+	re := regexp.MustCompile(`^\w$`)
+	for c := 0; c < 256; c++ {
+		if got, want := Word(byte(c)), re.MatchString(string([]byte{byte(c)})); got != want {
+			t.Errorf("Word(%#x) = %v, \\w %v", c, got, want)
+		}
+	}
+}

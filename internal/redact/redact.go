@@ -21,8 +21,9 @@ type secretRule struct {
 	// is replaced by repl; submatch 1 is kept.
 	valueOK func(value string) bool
 	// near, when set, is a necessary condition of a match (redactnear.go),
-	// tested before re on what re would be matched against.
-	near func(s string) bool
+	// tested before re on what re would be matched against; its positions
+	// are where a large input's windows go (redactwindow.go).
+	near *nearCond
 	// multiline marks a rule whose match may start lines before its hint
 	// (a private key block): it is always matched against the whole input,
 	// never window by window (redactwindow.go).
@@ -148,10 +149,14 @@ func Secrets(s string) string {
 
 // ruleHits returns the set (bit i for secretRules[i]) of the rules whose
 // cheap hint test succeeds on s: only those are worth a regular expression.
-// ASCII input is tested in one pass (hintIndex); other input as the hints
-// are defined, on its Unicode lower-casing.
+// The hints are ASCII, and the Unicode lower-casing of s keeps its ASCII
+// letters' places among its other runes and lower-cases no other rune to
+// ASCII but the dotted capital I and the Kelvin sign (TestLowerToASCII):
+// input without those two is tested in one pass over its bytes
+// (hintIndex); input with them as the hints are defined, on its Unicode
+// lower-casing.
 func ruleHits(s string) uint32 {
-	if isASCII(s) {
+	if !strings.Contains(s, "\u0130") && !strings.Contains(s, "\u212A") {
 		return ruleHitsASCII(s)
 	}
 	var hits uint32
@@ -175,33 +180,50 @@ type hintRef struct {
 }
 
 // hintIndex lists, for every byte, the hints that can start with it (a
-// case-insensitive hint under both cases of its first letter). Immutable
-// after init.
-var hintIndex, hintAlways = buildHintIndex()
+// case-insensitive hint under both cases of its first letter); hintBits,
+// the rules those hints belong to; hintSecond, the bytes that can follow
+// it in a hint (every hint is at least two bytes long). Immutable after
+// init.
+var hintIndex, hintBits, hintSecond, hintAlways = buildHintIndex()
 
-func buildHintIndex() (idx [256][]hintRef, always uint32) {
+func buildHintIndex() (idx [256][]hintRef, bits [256]uint32, second [256][4]uint64, always uint32) {
 	for i, r := range secretRules {
 		if len(r.hints) == 0 {
 			always |= 1 << i
 		}
 		for _, h := range r.hints {
 			ref := hintRef{hint: h, bit: 1 << i, fold: !r.exact}
-			c := h[0]
-			idx[c] = append(idx[c], ref)
-			if ref.fold && c >= 'a' && c <= 'z' {
-				idx[c-'a'+'A'] = append(idx[c-'a'+'A'], ref)
+			for _, c := range caseForms(h[0], ref.fold) {
+				idx[c] = append(idx[c], ref)
+				bits[c] |= ref.bit
+				for _, d := range caseForms(h[1], ref.fold) {
+					second[c][d/64] |= 1 << (d % 64)
+				}
 			}
 		}
 	}
-	return idx, always
+	return idx, bits, second, always
 }
 
-// ruleHitsASCII is ruleHits for ASCII input, where lower-casing changes
-// only the letters A-Z.
+// caseForms returns c and, when fold is set and c is a lower-case letter,
+// its upper case.
+func caseForms(c byte, fold bool) []byte {
+	if fold && c >= 'a' && c <= 'z' {
+		return []byte{c, c - 'a' + 'A'}
+	}
+	return []byte{c}
+}
+
+// ruleHitsASCII is ruleHits for input whose lower-casing changes no byte
+// to ASCII but the letters A-Z: bytes past ASCII start no hint.
 func ruleHitsASCII(s string) uint32 {
 	hits := hintAlways
-	for i := 0; i < len(s); i++ {
-		for _, ref := range hintIndex[s[i]] {
+	for i := 0; i+1 < len(s); i++ {
+		c, d := s[i], s[i+1]
+		if hits&hintBits[c] == hintBits[c] || hintSecond[c][d/64]&(1<<(d%64)) == 0 {
+			continue
+		}
+		for _, ref := range hintIndex[c] {
 			if hits&ref.bit == 0 && ref.at(s[i:]) {
 				hits |= ref.bit
 			}
@@ -242,7 +264,7 @@ func (r *secretRule) apply(s string) (string, bool) {
 
 // applyWhole matches r against the whole of s.
 func (r *secretRule) applyWhole(s string) (string, bool) {
-	if r.near != nil && !r.near(s) || !r.re.MatchString(s) {
+	if r.near != nil && !r.near.holds(s) || !r.re.MatchString(s) {
 		return s, false
 	}
 	var out string

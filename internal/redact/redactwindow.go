@@ -64,6 +64,19 @@ func (r *secretRule) windows(s string) []span {
 		return end
 	}
 	switch {
+	case r.near != nil && r.near.scannable(s):
+		// Every match has its key word where the condition holds: a local
+		// condition's span holds the match; otherwise it starts on that
+		// word's line (or, for env, before it, where the window's line
+		// start gives the same replacement). Every occurrence gets its
+		// span, so that a window ends where each run it holds ends.
+		r.near.scan(s, func(pos, end int) int {
+			if !r.near.local {
+				return add(pos)
+			}
+			wins = append(wins, span{lo: keyStart(s, pos), hi: end})
+			return pos
+		})
 	case r.exact:
 		hintPositions(s, r.hints, add)
 	case isASCII(s):

@@ -63,6 +63,10 @@ var windowCases = []string{
 	"a\n-----BEGIN RSA PRIVATE KEY-----\nMIIEvQIB\nabc\n-----END RSA PRIVATE KEY-----\nb",
 	"AKIAIOSFODNN7EXAMPLE\nxoxb-123456789012-abcdefghijklmnop\neyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N",
 	"monkey.py\nkeys/\ntokenizer.py\nsecrets/\npasswords.txt\n",
+	`password='xtoken:"ab'cd" token = "efgh"`, "password=xtoken=abcdefgh12 x.secret: Zq9x8c7v6b5",
+	`{"credentials": "abcd1234", "api-key": 'Zq9x8c7v'}` + "\nthe api key is `sk9x8c7v6b5` ok",
+	"mypassword is Hunter2Pass9 but password\n\nwas\n  Hunter2Pass9",
+	"\u00fcber TOKEN: ghp_0123456789abcdefghijklmnopqrstuvwxyzAB \u0130SECRET=x", "AKIA\u0130OSFODNN7EXAMPLE \u00e9 sk-\u212Aey",
 }
 
 // padded places c between filler lines on both sides so that the whole
