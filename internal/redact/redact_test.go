@@ -24,6 +24,8 @@ func TestRedact(t *testing.T) {
 		{"env export", "export GITHUB_TOKEN=abc123def", "export GITHUB_TOKEN=[REDACTED:env]"},
 		{"json password", `{"password": "hunter22", "user": "bob"}`, `{"password": "[REDACTED:secret]", "user": "bob"}`},
 		{"code api key", `api_key = 'abcd1234'`, `api_key = "[REDACTED:secret]"`},
+		{"credentials", `{"db_credentials": "hunter22pass"}`, `{"db_credentials": "[REDACTED:secret]"}`},
+		{"credentials in a large input", strings.Repeat("x = 1\n", 200) + `credentials = 'hunter22pass'`, strings.Repeat("x = 1\n", 200) + `credentials = "[REDACTED:secret]"`},
 		{"bearer", "Authorization: Bearer abcdefghijklmnopqrstuvwxyz012345", "Authorization: Bearer [REDACTED:token]"},
 		{"jwt", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "[REDACTED:jwt]"},
 		{"credentials file", "[default]\naws_secret_access_key = Hq4PzL0vXn7RkT2bWc9YdJ5mEa8F\nregion = eu-west-1", "[default]\naws_secret_access_key = [REDACTED:secret]\nregion = eu-west-1"},
