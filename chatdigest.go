@@ -42,9 +42,7 @@ const (
 )
 
 var (
-	factID  = regexp.MustCompile(`\b[\p{L}]*\d[\p{L}\d]*[-_./@][\p{L}\d-_./@]+\b|\b[\w.+-]+@[\w-]+\.[\w.]+\b`)
-	factKey = regexp.MustCompile(`\b([A-Z][\p{L}'-]+|\d[\d.,:/-]*)\b`)
-	sentEnd = regexp.MustCompile(`[.!?]+\s+|\n+`)
+	factID = regexp.MustCompile(`\b[\p{L}]*\d[\p{L}\d]*[-_./@][\p{L}\d-_./@]+\b|\b[\w.+-]+@[\w-]+\.[\w.]+\b`)
 )
 
 // chatChain reports whether a conversation digest may fold prev in: there
@@ -164,7 +162,7 @@ func conversationDigest(req SummarizeRequest) (SummaryRecord, bool) {
 }
 
 // collectFacts returns the fact sentences of msgs, attributed. The key
-// terms (factKey) of each sentence are found once: counted over every
+// terms (factKeys) of each sentence are found once: counted over every
 // message (a fact's repeat), then read for the fact sentences. A message's
 // key terms are its sentences' (a key term holds no white space, so none
 // crosses a sentence end, and the characters around a sentence are not
@@ -174,10 +172,10 @@ func collectFacts(msgs []llms.MessageContent) []fact {
 	sentences := make([][]string, len(msgs))
 	terms := make([][][]string, len(msgs))
 	for i, m := range msgs {
-		sentences[i] = sentEnd.Split(msg.Text(m), -1)
+		sentences[i] = splitSentences(msg.Text(m))
 		terms[i] = make([][]string, len(sentences[i]))
 		for j, st := range sentences[i] {
-			terms[i][j] = factKey.FindAllString(st, -1)
+			terms[i][j] = factKeys(st)
 			for _, k := range terms[i][j] {
 				keys[strings.ToLower(k)]++
 			}
@@ -202,7 +200,7 @@ func collectFacts(msgs []llms.MessageContent) []fact {
 	return out
 }
 
-// sentenceFact scores one sentence, whose key terms (factKey) are terms;
+// sentenceFact scores one sentence, whose key terms (factKeys) are terms;
 // ok is false when it states nothing to keep (fewer than three words; an
 // AI sentence needs a number, time or identifier: replies are mostly talk
 // around the user's facts).

@@ -102,3 +102,94 @@ func idCandidate(s string) bool {
 	}
 	return false
 }
+
+// splitSentences returns s split at its sentence ends, as the expression
+// `[.!?]+\s+|\n+` splits it with Split(s, -1): at a run of ".", "!" and
+// "?" followed by ASCII white space (the run and all that white space),
+// and at a run of newlines. Every piece is kept, empty ones too, and
+// the empty string gives one empty piece.
+func splitSentences(s string) []string {
+	out := make([]string, 0, 4)
+	beg := 0
+	for i := 0; i < len(s); {
+		j := i
+		switch c := s[i]; {
+		case c == '.' || c == '!' || c == '?':
+			for j < len(s) && (s[j] == '.' || s[j] == '!' || s[j] == '?') {
+				j++
+			}
+			if j == len(s) || !reclass.Space(s[j]) {
+				i = j // no later position of the run is followed by space
+				continue
+			}
+			for j < len(s) && reclass.Space(s[j]) {
+				j++
+			}
+		case c == '\n':
+			for j < len(s) && s[j] == '\n' {
+				j++
+			}
+		default:
+			i++
+			continue
+		}
+		out = append(out, s[beg:i])
+		beg, i = j, j
+	}
+	return append(out, s[beg:])
+}
+
+// factKeys returns the key terms of s, in order: what the expression
+// `\b([A-Z][\p{L}'-]+|\d[\d.,:/-]*)\b` finds with FindAllString(s, -1),
+// a capitalized word or a number (with its separators) between word
+// boundaries, by one scan.
+func factKeys(s string) []string {
+	var out []string
+	for i := 0; i < len(s); {
+		if c := s[i]; (c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') && (i == 0 || !reclass.Word(s[i-1])) {
+			if k := keyTermEnd(s, i); k > 0 {
+				out = append(out, s[i:k])
+				i = k
+				continue
+			}
+		}
+		_, w := utf8.DecodeRuneInString(s[i:])
+		i += w
+	}
+	return out
+}
+
+// keyTermEnd returns the end of the key term that begins at s[i] (an ASCII
+// capital or digit after a word boundary), or 0: the longest run of its
+// class that ends at a word boundary, at least one rune after a capital.
+func keyTermEnd(s string, i int) int {
+	capital := s[i] >= 'A' && s[i] <= 'Z'
+	ends := make([]int, 0, 16) // where the run may end, in order
+	if !capital {
+		ends = append(ends, i+1)
+	}
+	for e := i + 1; e < len(s); {
+		r, w := utf8.DecodeRuneInString(s[e:])
+		if capital && r != '\'' && r != '-' && !unicode.IsLetter(r) ||
+			!capital && (r > unicode.MaxASCII || !strings.ContainsRune("0123456789.,:/-", r)) {
+			break
+		}
+		e += w
+		ends = append(ends, e)
+	}
+	for k := len(ends) - 1; k >= 0; k-- {
+		if e := ends[k]; wordBoundary(s, e) {
+			return e
+		}
+	}
+	return 0
+}
+
+// wordBoundary reports whether \b holds at byte e of s (e at a rune
+// start): ASCII word bytes on one side only, the ends of s counting as
+// non-word.
+func wordBoundary(s string, e int) bool {
+	before := e > 0 && reclass.Word(s[e-1])
+	after := e < len(s) && reclass.Word(s[e])
+	return before != after
+}

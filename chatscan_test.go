@@ -6,8 +6,13 @@ import (
 	"testing"
 )
 
-// refFactName is the expression capitalNames replaces.
-var refFactName = regexp.MustCompile(`[^.!?\s]\s+([A-Z][\p{L}'-]+)`)
+// The expressions the scans replace: capitalNames, factKeys and
+// splitSentences.
+var (
+	refFactName = regexp.MustCompile(`[^.!?\s]\s+([A-Z][\p{L}'-]+)`)
+	refFactKey  = regexp.MustCompile(`\b([A-Z][\p{L}'-]+|\d[\d.,:/-]*)\b`)
+	refSentEnd  = regexp.MustCompile(`[.!?]+\s+|\n+`)
+)
 
 var chatNameSeeds = []string{
 	"met Anna Bell Carter", "I met Anna. Bob came", "Hi  Zoë and\tO'Brien-Smith", "x A", "x Ab", "?  Ab",
@@ -33,13 +38,20 @@ func checkCapitalNames(t *testing.T, s string) {
 // FuzzCapitalNames runs checkCapitalNames; under go test, on its seeds.
 func FuzzCapitalNames(f *testing.F) { fuzzText(f, checkCapitalNames, chatNameSeeds) }
 
-// checkSentenceKeys: a message's key terms (factKey) are its sentences'
-// key terms, in order (collectFacts finds them sentence by sentence).
+// checkSentenceKeys: splitSentences and factKeys find what their
+// expressions find, and a message's key terms are its sentences' key
+// terms, in order (collectFacts finds them sentence by sentence).
 func checkSentenceKeys(t *testing.T, s string) {
-	want := factKey.FindAllString(s, -1)
+	if got, want := splitSentences(s), refSentEnd.Split(s, -1); !slices.Equal(got, want) {
+		t.Errorf("splitSentences(%q) = %q, the expression %q", s, got, want)
+	}
+	want := refFactKey.FindAllString(s, -1)
+	if got := factKeys(s); !slices.Equal(got, want) {
+		t.Errorf("factKeys(%q) = %q, the expression %q", s, got, want)
+	}
 	var got []string
-	for _, st := range sentEnd.Split(s, -1) {
-		got = append(got, factKey.FindAllString(st, -1)...)
+	for _, st := range splitSentences(s) {
+		got = append(got, factKeys(st)...)
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("key terms of %q: by sentence %q, whole %q", s, got, want)
@@ -47,7 +59,8 @@ func checkSentenceKeys(t *testing.T, s string) {
 }
 
 func FuzzSentenceKeys(f *testing.F) {
-	fuzzText(f, checkSentenceKeys, chatNameSeeds, "v1.2. Next", "It cost 3.\n4 Ab", "At 10:30! Then Bob?", "1.\n\n2", "x.1 Y")
+	fuzzText(f, checkSentenceKeys, chatNameSeeds, "v1.2. Next", "It cost 3.\n4 Ab", "At 10:30! Then Bob?", "1.\n\n2", "x.1 Y",
+		"", "\n", "a.\n", ".. !? x", "a.b. C", "Ab-", "Ab'_", "A\u00e9x", "9.", "1,2,3/4-", "x1 2x _3 A_", "\xffAb \xff9", "ÉA Ab\u0301c", "A- b", "3:-", "Ab- 12-ab")
 }
 
 // checkIDCandidate: wherever factID matches, idCandidate holds.
