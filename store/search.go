@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/kljensen/snowball/english"
 )
@@ -48,19 +49,15 @@ const maxSearchTerms = 32
 // character separates words, so no character of any search syntax reaches
 // a query.
 func SearchTerms(text string) []string {
-	words := splitWords(text)
-	out := make([]string, 0, len(words))
-	seen := make(map[string]bool, len(words))
-	for _, w := range words {
-		if stopWords[w] || seen[w] {
-			continue
+	out := make([]string, 0, 8)
+	seen := make(map[string]bool, 8)
+	eachWord(text, func(w string) bool {
+		if !stopWords[w] && !seen[w] {
+			seen[w] = true
+			out = append(out, w)
 		}
-		seen[w] = true
-		out = append(out, w)
-		if len(out) == maxSearchTerms {
-			break
-		}
-	}
+		return len(out) < maxSearchTerms
+	})
 	return out
 }
 
@@ -76,12 +73,48 @@ var stopWords = func() map[string]bool {
 	return m
 }()
 
-// splitWords returns the runs of letters and digits of text, lower-cased:
-// the words both a query and an indexed message are made of.
-func splitWords(text string) []string {
-	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
+// eachWord calls yield with the runs of letters and digits of text,
+// lower-cased, in order, until it returns false. ASCII text is scanned byte
+// by byte; other text is split by strings.FieldsFunc, which ASCII text
+// splits the same way (FuzzEachWord).
+func eachWord(text string, yield func(w string) bool) {
+	lower := strings.ToLower(text)
+	if !isASCII(lower) {
+		for _, w := range strings.FieldsFunc(lower, notWordRune) {
+			if !yield(w) {
+				return
+			}
+		}
+		return
+	}
+	for i := 0; i < len(lower); {
+		if !isWordASCII(lower[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(lower) && isWordASCII(lower[j]) {
+			j++
+		}
+		if !yield(lower[i:j]) {
+			return
+		}
+		i = j
+	}
+}
+
+func notWordRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
+
+// isWordASCII reports whether c is a lower-case ASCII letter or a digit.
+func isWordASCII(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // SearchKey returns the key under which a word (lower-cased, as

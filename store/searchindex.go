@@ -66,16 +66,18 @@ func (x *SearchIndex) Len() int { return len(x.lens) }
 // ([SearchKey]).
 func (x *SearchIndex) Add(text string) {
 	doc := int32(len(x.lens))
-	words := splitWords(text)
-	tf := make(map[string]int32, len(words))
-	for _, w := range words {
+	tf := make(map[string]int32, 16)
+	n := 0
+	eachWord(text, func(w string) bool {
 		tf[x.stems.Key(w)]++
-	}
+		n++
+		return true
+	})
 	for k, c := range tf {
 		x.postings[k] = append(x.postings[k], posting{doc: doc, tf: c})
 	}
-	x.lens = append(x.lens, int32(len(words)))
-	x.total += int64(len(words))
+	x.lens = append(x.lens, int32(n))
+	x.total += int64(n)
 }
 
 // Search ranks the documents holding any of keys ([SearchKeys]) by BM25,

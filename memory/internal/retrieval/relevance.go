@@ -67,39 +67,64 @@ func (ts *Terms) update(win *conversation.Log) {
 	}
 }
 
-// relevance returns how well the messages at pos match the query
-// terms, relative to the query's own score (BM25's term weights without
-// its length normalization): the summed inverse document frequencies of
-// the query terms the messages contain, over those of all query terms that
-// occur in the history at all (a word no message holds cannot be matched).
-// 0 when no query term occurs.
-func (ts *Terms) relevance(win *conversation.Log, terms []string, pos ...int) float64 {
-	has := func(t string) bool {
-		for _, p := range pos {
-			if p >= 0 && p < len(ts.keys) {
-				if _, ok := slices.BinarySearch(ts.keys[p], t); ok {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	var self, got float64
+// query is a query's terms (search keys) weighed against the history
+// ts counts: each term that occurs in it with its inverse document
+// frequency (BM25's term weight), for relevance.
+type query struct {
+	bit  map[string]uint64 // the terms that occur, each its bit
+	idf  []float64         // by bit
+	self float64           // the sum of idf: the query's own score
+}
+
+// weigh returns terms as a query over the history ts counts (at most 64
+// terms are weighed; a query has at most 32).
+func (ts *Terms) weigh(terms []string) query {
+	q := query{bit: make(map[string]uint64, len(terms))}
 	for _, t := range terms {
 		df := ts.df[t]
-		if df == 0 {
+		if df == 0 || len(q.idf) == 64 {
+			continue
+		}
+		if _, dup := q.bit[t]; dup {
 			continue
 		}
 		idf := math.Log(1 + (float64(ts.n)-float64(df)+0.5)/(float64(df)+0.5))
-		self += idf
-		if has(t) {
+		q.bit[t] = 1 << len(q.idf)
+		q.idf = append(q.idf, idf)
+		q.self += idf
+	}
+	return q
+}
+
+// holds returns the set (as q's bits) of q's terms the message at p
+// holds; none for a position out of the history counted.
+func (ts *Terms) holds(q query, p int) uint64 {
+	var set uint64
+	if p >= 0 && p < len(ts.keys) {
+		for _, k := range ts.keys[p] {
+			set |= q.bit[k]
+		}
+	}
+	return set
+}
+
+// relevance returns how well the messages whose terms are set match q,
+// relative to q's own score (BM25's term weights without its length
+// normalization): the summed inverse document frequencies of the query
+// terms the messages contain, over those of all query terms that occur in
+// the history at all (a word no message holds cannot be matched). 0 when
+// no query term occurs.
+func (q query) relevance(set uint64) float64 {
+	if q.self == 0 {
+		return 0
+	}
+	var got float64
+	for i, idf := range q.idf {
+		if set&(1<<i) != 0 {
 			got += idf
 		}
 	}
-	if self == 0 {
-		return 0
-	}
-	return got / self
+	return got / q.self
 }
 
 // Relevant returns the hits whose turn (the hit and the messages next to
@@ -109,10 +134,19 @@ func (ts *Terms) relevance(win *conversation.Log, terms []string, pos ...int) fl
 // win.
 func (ts *Terms) Relevant(win *conversation.Log, words []string, hits []store.Hit) []store.Hit {
 	ts.update(win)
-	terms := ts.stems.TermKeys(words)
+	q := ts.weigh(ts.stems.TermKeys(words))
+	sets := make(map[int]uint64, 3*len(hits))
+	set := func(p int) uint64 {
+		s, ok := sets[p]
+		if !ok {
+			s = ts.holds(q, p)
+			sets[p] = s
+		}
+		return s
+	}
 	out := hits[:0:0]
 	for _, h := range hits {
-		if ts.relevance(win, terms, h.Pos-1, h.Pos, h.Pos+1) >= minRelevance {
+		if q.relevance(set(h.Pos-1)|set(h.Pos)|set(h.Pos+1)) >= minRelevance {
 			out = append(out, h)
 		}
 	}
