@@ -148,7 +148,19 @@ func NewMessageCounter(c Counter, opts ...Option) *TokenCounter {
 
 // Count returns the number of tokens of text, without any message overhead.
 // Special-token strings such as "<|endoftext|>" count as ordinary text.
+// Texts of 32 bytes or more are cached as messages are (CountMessage), in
+// the same bounded cache: a summary's lines, counted again at every
+// compaction that folds them in, cost one hash after the first time.
 func (c *TokenCounter) Count(text string) int {
+	if c == nil || c.cache == nil || len(text) < minCachedText {
+		return c.countText(text)
+	}
+	return c.cached(c.hashText(text), func() int { return c.countText(text) })
+}
+
+// countText is Count without the cache: a message's parts are counted
+// through it, the message being cached whole.
+func (c *TokenCounter) countText(text string) int {
 	if text == "" {
 		return 0
 	}
@@ -157,6 +169,10 @@ func (c *TokenCounter) Count(text string) int {
 	}
 	return max(c.text.Count(text), 0)
 }
+
+// minCachedText is the shortest text Count caches: shorter ones count
+// about as fast as they hash.
+const minCachedText = 32
 
 // Encoding returns the name of the encoding counting the text:
 // "o200k_base", "cl100k_base", "estimate", or "custom" for a counter built

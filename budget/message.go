@@ -3,6 +3,7 @@ package budget
 import (
 	"fmt"
 	"hash/maphash"
+	"math"
 	"strings"
 
 	"github.com/tmc/langchaingo/llms"
@@ -55,11 +56,16 @@ func (c *TokenCounter) CountMessage(m llms.MessageContent) int {
 	if c == nil || c.cache == nil {
 		return c.countMessage(m)
 	}
-	k := c.hashMessage(m)
+	return c.cached(c.hashMessage(m), func() int { return c.countMessage(m) })
+}
+
+// cached returns the count the cache holds under k, else count's, which
+// it caches. Requires c.cache.
+func (c *TokenCounter) cached(k msgKey, count func() int) int {
 	if n, ok := c.cache.get(k); ok {
 		return n
 	}
-	n := c.countMessage(m)
+	n := count()
 	c.cache.put(k, n)
 	return n
 }
@@ -104,12 +110,12 @@ func (c *TokenCounter) countPart(p llms.ContentPart) int {
 	case nil:
 		return 0
 	case llms.TextContent:
-		return c.Count(v.Text)
+		return c.countText(v.Text)
 	case *llms.TextContent:
 		if v == nil {
 			return 0
 		}
-		return c.Count(v.Text)
+		return c.countText(v.Text)
 	case llms.ToolCall:
 		return c.countToolCall(v)
 	case *llms.ToolCall:
@@ -146,20 +152,20 @@ func (c *TokenCounter) countPart(p llms.ContentPart) int {
 		}
 		return c.countPart(v.ContentPart)
 	default:
-		return c.Count(fmt.Sprint(p))
+		return c.countText(fmt.Sprint(p))
 	}
 }
 
 func (c *TokenCounter) countToolCall(t llms.ToolCall) int {
-	n := ToolCallOverhead + c.Count(t.ID)
+	n := ToolCallOverhead + c.countText(t.ID)
 	if t.FunctionCall != nil {
-		n += c.Count(t.FunctionCall.Name) + c.Count(t.FunctionCall.Arguments)
+		n += c.countText(t.FunctionCall.Name) + c.countText(t.FunctionCall.Arguments)
 	}
 	return n
 }
 
 func (c *TokenCounter) countToolResponse(r llms.ToolCallResponse) int {
-	return ToolCallOverhead + c.Count(r.ToolCallID) + c.Count(r.Name) + c.Count(r.Content)
+	return ToolCallOverhead + c.countText(r.ToolCallID) + c.countText(r.Name) + c.countText(r.Content)
 }
 
 func (c *TokenCounter) countBinary(b llms.BinaryContent) int {
@@ -168,7 +174,7 @@ func (c *TokenCounter) countBinary(b llms.BinaryContent) int {
 	case strings.HasPrefix(mime, "image/"):
 		return ImageTokens
 	case isTextMIME(mime):
-		return c.Count(string(b.Data))
+		return c.countText(string(b.Data))
 	default:
 		return BinaryTokens(len(b.Data))
 	}
@@ -251,6 +257,16 @@ func (c *TokenCounter) hashMessage(m llms.MessageContent) msgKey {
 	for _, p := range m.Parts {
 		h.part(p)
 	}
+	return msgKey{hash: h.h.Sum64(), size: h.size}
+}
+
+// hashText hashes a text Count caches, in a domain of its own: a
+// message's hash starts with its role's length, never 2^64-1.
+func (c *TokenCounter) hashText(s string) msgKey {
+	var h hasher
+	h.h.SetSeed(c.seed)
+	h.num(math.MaxUint64)
+	h.str(s)
 	return msgKey{hash: h.h.Sum64(), size: h.size}
 }
 

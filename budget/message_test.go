@@ -182,3 +182,24 @@ func TestMessageTokens(t *testing.T) {
 		assert.Equal(t, c.MessageTokens(), c.CountMessage(llms.TextParts(llms.ChatMessageTypeSystem, "")))
 	}
 }
+
+// TestCountCachesText checks that Count answers a repeated text of 32
+// bytes or more from the cache, counts shorter ones every time, and that
+// a message's parts do not enter the cache beside the message.
+func TestCountCachesText(t *testing.T) {
+	var calls atomic.Int64
+	c := NewMessageCounter(CounterFunc(func(s string) int { calls.Add(1); return len(s) }))
+	long := strings.Repeat("a fact the summary keeps ", 2)
+	assert.Equal(t, len(long), c.Count(long))
+	assert.Equal(t, len(long), c.Count(long))
+	assert.Equal(t, int64(1), calls.Load(), "a repeated long text must hit")
+	c.Count("short")
+	c.Count("short")
+	assert.Equal(t, int64(3), calls.Load(), "short texts are not cached")
+	n := c.cache.len()
+	c.CountMessage(llms.TextParts(llms.ChatMessageTypeHuman, long+"!"))
+	assert.Equal(t, n+1, c.cache.len(), "the message only")
+	assert.Equal(t, int64(4), calls.Load())
+	c.CountMessage(llms.TextParts(llms.ChatMessageTypeHuman, long))
+	assert.Equal(t, int64(5), calls.Load(), "a message is counted on its own key, not its text's")
+}
