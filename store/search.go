@@ -74,27 +74,25 @@ var stopWords = func() map[string]bool {
 }()
 
 // eachWord calls yield with the runs of letters and digits of text,
-// lower-cased, in order, until it returns false. ASCII text is scanned byte
-// by byte; other text is split by strings.FieldsFunc, which ASCII text
-// splits the same way (FuzzEachWord).
+// lower-cased, in order, until it returns false: the fields
+// strings.FieldsFunc finds in the lower-cased text at every rune that is
+// neither (FuzzEachWord), found by one scan that decodes only the bytes
+// past ASCII.
 func eachWord(text string, yield func(w string) bool) {
 	lower := strings.ToLower(text)
-	if !isASCII(lower) {
-		for _, w := range strings.FieldsFunc(lower, notWordRune) {
-			if !yield(w) {
-				return
-			}
-		}
-		return
-	}
 	for i := 0; i < len(lower); {
-		if !isWordASCII(lower[i]) {
-			i++
+		w := wordRuneLen(lower[i:])
+		if w < 0 {
+			i -= w
 			continue
 		}
-		j := i + 1
-		for j < len(lower) && isWordASCII(lower[j]) {
-			j++
+		j := i + w
+		for j < len(lower) {
+			n := wordRuneLen(lower[j:])
+			if n < 0 {
+				break
+			}
+			j += n
 		}
 		if !yield(lower[i:j]) {
 			return
@@ -103,19 +101,23 @@ func eachWord(text string, yield func(w string) bool) {
 	}
 }
 
-func notWordRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
-
-// isWordASCII reports whether c is a lower-case ASCII letter or a digit.
-func isWordASCII(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
+// wordRuneLen returns the length of the rune s starts with when it is a
+// letter or a digit, else minus that length.
+func wordRuneLen(s string) int {
+	if c := s[0]; c < utf8.RuneSelf {
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' {
+			return 1
 		}
+		return -1
 	}
-	return true
+	r, n := utf8.DecodeRuneInString(s)
+	if notWordRune(r) {
+		return -n
+	}
+	return n
 }
+
+func notWordRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
 
 // SearchKey returns the key under which a word (lower-cased, as
 // [SearchTerms] returns it) is indexed and looked up: its stem by
