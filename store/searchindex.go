@@ -114,10 +114,10 @@ func (x *SearchIndex) Search(keys []string, limit int) []Hit {
 		}
 	}
 	for _, ps := range looked {
+		idf := bm25IDF(len(x.lens), len(ps))
 		for _, d := range found {
-			i := sort.Search(len(ps), func(i int) bool { return ps[i].doc >= d })
-			if i < len(ps) && ps[i].doc == d {
-				acc[d] += BM25Term(len(x.lens), len(ps), int(ps[i].tf), int(x.lens[d]), avg)
+			if i := postingOf(ps, d); i >= 0 {
+				acc[d] += bm25(idf, int(ps[i].tf), int(x.lens[d]), avg)
 			}
 		}
 	}
@@ -128,6 +128,24 @@ func (x *SearchIndex) Search(keys []string, limit int) []Hit {
 	}
 	x.found = found[:0]
 	return topHits(hits, limit)
+}
+
+// postingOf returns the index of document d's posting in ps (sorted by
+// document), or -1.
+func postingOf(ps []posting, d int32) int {
+	lo, hi := 0, len(ps)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ps[m].doc < d {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(ps) && ps[lo].doc == d {
+		return lo
+	}
+	return -1
 }
 
 // topHits returns the limit best of hits, best first (ties: the later
