@@ -18,7 +18,9 @@ const redactWindowMin = 1024
 type span struct{ lo, hi int }
 
 // applyWindows replaces r's matches in s, matching only the windows around
-// the lines that hold one of r's hints. Every match of a line-local rule
+// the lines that hold one of r's hints (or where its necessary condition
+// holds; a local condition gives the span of each possible match instead,
+// redactnear.go). Every match of a line-local rule
 // (all but the private key block) starts on a line holding a hint (the
 // secret-named key, or the secret's own prefix) and ends at most two
 // non-blank lines later (key, then "=" or ":", then the value, each

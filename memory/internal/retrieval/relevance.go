@@ -2,7 +2,6 @@ package retrieval
 
 import (
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/agentcompact/compact/conversation"
@@ -29,7 +28,7 @@ type Terms struct {
 	n      int    // messages counted: the history's first n
 	lastID string // the id of message n-1, to notice a replaced history
 	df     map[string]int
-	keys   [][]string // per message counted, its search keys, sorted
+	keys   [][]string // per message counted, its search keys (distinct)
 	stems  store.StemCache
 	// indexed: keep idx too (EnableIndex, index.go).
 	indexed bool
@@ -56,7 +55,6 @@ func (ts *Terms) update(win *conversation.Log) {
 		for _, w := range keys {
 			ts.df[w]++
 		}
-		slices.Sort(keys)
 		ts.keys = append(ts.keys, keys)
 		if ts.idx != nil {
 			ts.idx.Add(text)
