@@ -40,8 +40,8 @@ const (
 	ToolCallOverhead = 3
 )
 
-// DefaultCacheSize is the default number of messages whose counts a
-// TokenCounter remembers (see WithCacheSize).
+// DefaultCacheSize is the default number of counts, of messages and of
+// texts of 32 bytes or more, a TokenCounter remembers (see WithCacheSize).
 const DefaultCacheSize = 16_384
 
 // counterOptions holds what the Option functions set.
@@ -53,8 +53,9 @@ type counterOptions struct {
 // Option configures a TokenCounter.
 type Option func(*counterOptions)
 
-// WithCacheSize sets how many message counts the TokenCounter caches
-// (default DefaultCacheSize). The cache never holds more than n entries
+// WithCacheSize sets how many counts the TokenCounter caches, of messages
+// (CountMessage) and of texts of 32 bytes or more (Count); default
+// DefaultCacheSize. The cache never holds more than n entries
 // (evicting the least recently used generation first); n <= 0 disables it.
 func WithCacheSize(n int) Option {
 	return func(o *counterOptions) { o.cacheSize = n }
@@ -69,7 +70,8 @@ func WithMessageOverhead(n int) Option {
 // TokenCounter counts the tokens of texts and of langchaingo messages. It
 // adds MessageOverhead per message and ReplyPriming per request, and caches
 // each message's count by a hash of its content (role and all parts), so
-// counting a growing conversation again costs one hash per message.
+// counting a growing conversation again costs one hash per message; and
+// the count of each text of 32 bytes or more, by a hash of the text.
 //
 // A TokenCounter is safe for concurrent use. Its methods never panic; a nil
 // or zero TokenCounter counts with EstimateTokens and caches nothing.
