@@ -21,8 +21,7 @@ func Names(text string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, w := range nameWords(text) {
-		w = strings.TrimRight(w, ".:/-")
-		if len(w) < minNameBytes || seen[w] || !isName(w) {
+		if seen[w] || !isName(w) {
 			continue
 		}
 		seen[w] = true
@@ -33,7 +32,8 @@ func Names(text string) []string {
 
 // nameWords returns the words that may be names, in order: in each run of
 // [A-Za-z0-9_./:-], the stretch from its first letter, digit or "_" to its
-// last, when it is at least 5 bytes long. It is what the expression
+// last (so no trailing ".:/-"), when it is at least minNameBytes (5) long.
+// It is what the expression
 // [A-Za-z0-9_][A-Za-z0-9_./:\-]{3,}[A-Za-z0-9_] finds, in one pass
 // (FuzzNameWords).
 func nameWords(text string) []string {
@@ -53,7 +53,7 @@ func nameWords(text string) []string {
 				last = j
 			}
 		}
-		if first >= 0 && last-first >= 4 {
+		if first >= 0 && last+1-first >= minNameBytes {
 			out = append(out, text[first:last+1])
 		}
 		i = j
