@@ -31,51 +31,60 @@ type Format struct {
 // measured on ../shared/eval/chats (docs/eval/chats.md), a hit with its
 // reply finds more answers than a hit with the message it answers.
 // Requires the lock of win.
-func Block(win *conversation.Log, f Format, preamble int, cost func(q int, line string) int, hits []store.Hit, cand map[int]string, room int) (block string, n, used int) {
+func Block(win *conversation.Log, f Format, preamble int, cost func(q int) int, hits []store.Hit, cand map[int]string, room int) (block string, n, used int) {
+	pos, used := pick(win, preamble, cost, hits, cand, room)
+	if len(pos) == 0 {
+		return "", 0, 0
+	}
+	var b strings.Builder
+	b.WriteString(f.Preamble)
+	for _, q := range pos {
+		b.WriteByte('\n')
+		b.WriteString(line(win, f, q, cand[q]))
+	}
+	return b.String(), len(pos), used
+}
+
+// pick is Block's choice without the rendering: the positions of the
+// lines Block would hold, in history order, and the tokens they take with
+// the preamble (nil, 0 when none fits).
+func pick(win *conversation.Log, preamble int, cost func(q int) int, hits []store.Hit, cand map[int]string, room int) (pos []int, used int) {
 	used = preamble
-	lines := map[int]string{}
-	take := func(unit []int) bool {
-		texts := make([]string, len(unit))
+	taken := map[int]bool{}
+	take := func(unit ...int) bool {
 		tok := 0
-		for i, q := range unit {
-			texts[i] = line(win, f, q, cand[q])
-			tok += cost(q, texts[i]) + 1
+		for _, q := range unit {
+			tok += cost(q) + 1
 		}
 		if used+tok > room {
 			return false
 		}
 		used += tok
-		for i, q := range unit {
-			lines[q] = texts[i]
+		for _, q := range unit {
+			taken[q] = true
 		}
 		return true
 	}
 	for _, h := range hits {
-		if _, ok := cand[h.Pos]; !ok || h.Pos >= win.Len() || lines[h.Pos] != "" {
+		if _, ok := cand[h.Pos]; !ok || h.Pos >= win.Len() || taken[h.Pos] {
 			continue
 		}
-		if r := reply(win, h.Pos); r > 0 && lines[r] == "" {
-			if _, ok := cand[r]; ok && take([]int{h.Pos, r}) {
+		if r := reply(win, h.Pos); r > 0 && !taken[r] {
+			if _, ok := cand[r]; ok && take(h.Pos, r) {
 				continue
 			}
 		}
-		take([]int{h.Pos})
+		take(h.Pos)
 	}
-	if len(lines) == 0 {
-		return "", 0, 0
+	if len(taken) == 0 {
+		return nil, 0
 	}
-	pos := make([]int, 0, len(lines))
-	for q := range lines {
+	pos = make([]int, 0, len(taken))
+	for q := range taken {
 		pos = append(pos, q)
 	}
 	slices.Sort(pos)
-	var b strings.Builder
-	b.WriteString(f.Preamble)
-	for _, q := range pos {
-		b.WriteByte('\n')
-		b.WriteString(lines[q])
-	}
-	return b.String(), len(pos), used
+	return pos, used
 }
 
 // reply returns the position of the message that replies to the one at p

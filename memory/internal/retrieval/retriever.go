@@ -163,7 +163,7 @@ func (r *Retriever) Plan(ctx context.Context, query string, tok int, keptFrom fu
 			older[q] = r.ref(q) // the ref it will show
 		}
 	}
-	if _, _, used := r.block(p.hits, older, r.cfg.Reserve); used > 0 {
+	if _, used := pick(r.win, r.preamble(), r.cost(older), p.hits, older, r.cfg.Reserve); used > 0 {
 		p.Reserve = min(r.cfg.Reserve, (used+quantum-1)/quantum*quantum)
 	}
 	return p
@@ -195,20 +195,31 @@ func (r *Retriever) Add(p *Plan, out func(pos int, ref string) bool) (block stri
 // ref returns the ref of the message at position q.
 func (r *Retriever) ref(q int) string { return compact.Ref(r.cfg.Session, r.win.ID(q)) }
 
-// block renders the retrieved block of the hits among the candidates cand
-// (position -> ref) within room tokens ([Block]).
-func (r *Retriever) block(hits []store.Hit, cand map[int]string, room int) (string, int, int) {
+// cost returns Block's cost function over the candidates cand (position
+// -> ref): the tokens of the line of the message at a position, rendered
+// and counted once per position (a line is rendered again only for the
+// block itself).
+func (r *Retriever) cost(cand map[int]string) func(q int) int {
 	if r.lineTok == nil {
 		r.lineTok = map[int]int{}
 	}
-	cost := func(q int, line string) int {
+	return func(q int) int {
 		n, ok := r.lineTok[q]
 		if !ok {
-			n = r.cfg.Counter.Count(line)
+			n = r.cfg.Counter.Count(line(r.win, r.cfg.Format, q, cand[q]))
 			r.lineTok[q] = n
 		}
 		return n
 	}
-	preamble := r.cfg.Counter.CountMessage(llms.TextParts(llms.ChatMessageTypeHuman, r.cfg.Format.Preamble))
-	return Block(r.win, r.cfg.Format, preamble, cost, hits, cand, room)
+}
+
+// preamble returns the tokens of the block's preamble.
+func (r *Retriever) preamble() int {
+	return r.cfg.Counter.CountMessage(llms.TextParts(llms.ChatMessageTypeHuman, r.cfg.Format.Preamble))
+}
+
+// block renders the retrieved block of the hits among the candidates cand
+// (position -> ref) within room tokens ([Block]).
+func (r *Retriever) block(hits []store.Hit, cand map[int]string, room int) (string, int, int) {
+	return Block(r.win, r.cfg.Format, r.preamble(), r.cost(cand), hits, cand, room)
 }
