@@ -46,6 +46,8 @@ type SearchIndex struct {
 	stems    StemCache
 	acc      []float64 // a search's scratch: score per document, zero between searches
 	found    []int32   // a search's scratch: the documents with a score
+	cand     []int32   // a search's scratch: the found documents still in the running
+	heap     []float64 // a search's scratch: the best scores so far
 }
 
 // posting is one document's count of a key.
@@ -113,21 +115,90 @@ func (x *SearchIndex) Search(keys []string, limit int) []Hit {
 			acc[p.doc] += bm25(idf, int(p.tf), int(x.lens[p.doc]), avg)
 		}
 	}
+	cand := x.contenders(acc, found, looked, limit)
 	for _, ps := range looked {
 		idf := bm25IDF(len(x.lens), len(ps))
-		for _, d := range found {
+		for _, d := range cand {
 			if i := postingOf(ps, d); i >= 0 {
 				acc[d] += bm25(idf, int(ps[i].tf), int(x.lens[d]), avg)
 			}
 		}
 	}
-	hits := make([]Hit, 0, len(found))
-	for _, d := range found {
+	hits := make([]Hit, 0, len(cand))
+	for _, d := range cand {
 		hits = append(hits, Hit{Pos: int(d), Score: acc[d]})
+	}
+	for _, d := range found {
 		acc[d] = 0
 	}
 	x.found = found[:0]
 	return topHits(hits, limit)
+}
+
+// contenders returns the found documents that can still rank among the
+// limit best (scores so far in acc) once the common keys (looked) add to
+// their scores: max-score pruning. A common key adds less than its
+// idf·(k1+1) (BM25's bound), so a document whose score with every bound
+// added stays below the limit-th best score so far ends below at least
+// limit documents whatever those keys add: it is left out, and the result
+// is the same as scoring every document. found itself when nothing can be
+// left out.
+func (x *SearchIndex) contenders(acc []float64, found []int32, looked [][]posting, limit int) []int32 {
+	if len(looked) == 0 || len(found) <= limit {
+		return found
+	}
+	bound := 0.0
+	for _, ps := range looked {
+		bound += bm25IDF(len(x.lens), len(ps)) * (bm25K1 + 1)
+	}
+	bound = bound*(1+1e-9) + 1e-9 // above any rounding of the sums
+	floor := x.kthScore(acc, found, limit)
+	cand := x.cand[:0]
+	for _, d := range found {
+		if acc[d]+bound >= floor {
+			cand = append(cand, d)
+		}
+	}
+	x.cand = cand[:0]
+	return cand
+}
+
+// kthScore returns the k-th highest score (acc) among the found
+// documents (1 <= k <= len(found)), by a bounded min-heap of the k best.
+func (x *SearchIndex) kthScore(acc []float64, found []int32, k int) float64 {
+	h := x.heap[:0]
+	for _, d := range found[:k] {
+		h = append(h, acc[d])
+	}
+	for i := k/2 - 1; i >= 0; i-- {
+		siftDownMin(h, i)
+	}
+	for _, d := range found[k:] {
+		if s := acc[d]; s > h[0] {
+			h[0] = s
+			siftDownMin(h, 0)
+		}
+	}
+	x.heap = h[:0]
+	return h[0]
+}
+
+// siftDownMin restores the min-heap order of h below index i.
+func siftDownMin(h []float64, i int) {
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			return
+		}
+		if c+1 < len(h) && h[c+1] < h[c] {
+			c++
+		}
+		if h[i] <= h[c] {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
 }
 
 // postingOf returns the index of document d's posting in ps (sorted by

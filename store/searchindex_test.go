@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -104,5 +105,122 @@ func TestSearchScratchReset(t *testing.T) {
 	}
 	if other := x.Search(SearchKeys("beta"), 10); len(other) != 2 {
 		t.Fatalf("beta: %v", other)
+	}
+}
+
+// refSearch is Search without max-score pruning, document by document:
+// every document a rare key holds, scored with every key it holds, the
+// rare keys first and then the common ones (Search's order of addition,
+// so that the sums are the same to the bit).
+func refSearch(x *SearchIndex, keys []string, limit int) []Hit {
+	avg := max(float64(x.total)/float64(len(x.lens)), 1)
+	var rare, common []string
+	for _, k := range keys {
+		if df := len(x.postings[k]); df > 0 && CommonTerm(df, len(x.lens)) {
+			common = append(common, k)
+		} else if df > 0 {
+			rare = append(rare, k)
+		}
+	}
+	var hits []Hit
+	for d := range int32(len(x.lens)) {
+		score, held := 0.0, false
+		for _, k := range append(rare, common...) {
+			ps := x.postings[k]
+			if i := postingOf(ps, d); i >= 0 && (held || !CommonTerm(len(ps), len(x.lens))) {
+				score += bm25(bm25IDF(len(x.lens), len(ps)), int(ps[i].tf), int(x.lens[d]), avg)
+				held = true
+			}
+		}
+		if held {
+			hits = append(hits, Hit{Pos: int(d), Score: score})
+		}
+	}
+	sort.Slice(hits, func(i, j int) bool { return better(hits[i], hits[j]) })
+	return hits[:min(limit, len(hits))]
+}
+
+// FuzzSearchMaxScore checks Search, which leaves out the documents that
+// cannot rank (contenders), against scoring every found document, on
+// histories of words drawn from a small vocabulary (so that some are
+// common) with skewed frequencies.
+func FuzzSearchMaxScore(f *testing.F) {
+	f.Add(uint64(1), uint16(300), uint8(8), uint8(6))
+	f.Add(uint64(2), uint16(1000), uint8(32), uint8(12))
+	f.Add(uint64(3), uint16(600), uint8(1), uint8(3))
+	f.Add(uint64(4), uint16(2000), uint8(5), uint8(20))
+	f.Fuzz(func(t *testing.T, seed uint64, docs uint16, limit uint8, words uint8) {
+		rng := rand.New(rand.NewPCG(seed, 3))
+		n := int(docs%3000) + 1
+		vocab := make([]string, 40)
+		for i := range vocab {
+			vocab[i] = fmt.Sprintf("w%cx", 'a'+i%26) + fmt.Sprint(i/26)
+		}
+		pick := func() string { // word i with weight 1/(i+1): a few are common
+			return vocab[min(max(int(1/(rng.Float64()+1e-3)), 1), len(vocab))-1]
+		}
+		x := NewSearchIndex()
+		add := func(n int) {
+			for range n {
+				var b []byte
+				for range rng.IntN(int(words%24)+1) + 1 {
+					b = append(b, pick()...)
+					b = append(b, ' ')
+				}
+				x.Add(string(b))
+			}
+		}
+		add(n)
+		for round := range 6 {
+			if round == 3 { // the index grows between searches, as a history's does
+				add(n/8 + 1) // within the scratch arrays' spare capacity
+			}
+			var q []byte
+			for range rng.IntN(6) + 1 {
+				q = append(q, pick()...)
+				q = append(q, ' ')
+			}
+			keys := SearchKeys(string(q))
+			lim := int(limit%40) + 1
+			want := refSearch(x, keys, lim)
+			got := x.Search(keys, lim)
+			if len(want) == 0 {
+				require.Empty(t, got, "query %q", q)
+				continue
+			}
+			require.Equal(t, want, got, "query %q over %d documents, limit %d", q, x.Len(), lim)
+		}
+	})
+}
+
+// TestContendersPrune: a rare key found in many documents with different
+// counts, and a common key: the documents whose score cannot reach the
+// limit-th best with the common key's bound are left out, and the result
+// is still that of scoring every document.
+func TestContendersPrune(t *testing.T) {
+	x := NewSearchIndex()
+	for i := range 1000 {
+		text := "filler words here"
+		if i%10 != 0 {
+			text += " gamma"
+		}
+		if i%5 == 0 {
+			text += strings.Repeat(" beta", 1+i%7)
+		}
+		x.Add(text)
+	}
+	keys := SearchKeys("beta gamma")
+	got := x.Search(keys, 5)
+	require.Equal(t, refSearch(x, keys, 5), got)
+	var found []int32
+	for _, p := range x.postings[keys[0]] {
+		found = append(found, p.doc)
+		x.acc[p.doc] = bm25(bm25IDF(x.Len(), len(x.postings[keys[0]])), int(p.tf), int(x.lens[p.doc]), float64(x.total)/float64(x.Len()))
+	}
+	cand := x.contenders(x.acc, found, [][]posting{x.postings[keys[1]]}, 5)
+	assert.Less(t, len(cand), len(found), "some of the %d found documents cannot rank", len(found))
+	assert.GreaterOrEqual(t, len(cand), 5)
+	for _, d := range found {
+		x.acc[d] = 0
 	}
 }
