@@ -40,6 +40,8 @@ type memo struct {
 	posParts []int32
 	posValid bool
 
+	views map[string]viewEntry // masked and cut messages as the last calls replayed them (viewcache.go)
+
 	arrays  workArrays // the last call's work arrays, reused by the next (work.go)
 	pending pendingBuf // the last call's input with its pending message (pending.go)
 }

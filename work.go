@@ -216,21 +216,23 @@ func (w *work) applyMasksAndCuts(st *sessionState) {
 		if w.dropped[i] {
 			continue
 		}
-		changed := false
-		if m, ok := st.Masked[id]; ok {
-			w.view[i], changed = applyMask(w.msgs[i], m), true
+		mask, masked := st.Masked[id]
+		cut, cuts := st.Cut[id]
+		if !masked && !cuts {
+			continue
+		}
+		if masked {
 			w.flags[i] |= flagMasked
 			if st.Failed[id] {
 				w.flags[i] |= flagFailed
 			}
+		} else {
+			mask = nil
 		}
-		if cut, ok := st.Cut[id]; ok {
-			w.view[i], changed = cut.apply(w.view[i], w.ref(i)), true
+		if cuts {
 			w.flags[i] |= flagCut
 		}
-		if changed {
-			w.tokens[i] = w.c.counter.CountMessage(w.view[i])
-		}
+		w.view[i], w.tokens[i] = w.replayed(i, id, mask, cut, cuts) // viewcache.go
 	}
 }
 
