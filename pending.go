@@ -2,6 +2,7 @@ package compact
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/agentcompact/compact/budget"
 	"github.com/tmc/langchaingo/llms"
@@ -84,8 +85,15 @@ func (o *callOptions) dropPending(res *Result, n int, counter *budget.TokenCount
 	if n < len(res.States) {
 		res.PendingState = res.States[n]
 	}
-	j := 0
-	for k, om := range res.Messages {
+	// The messages before the pending message's first stay where they are:
+	// only the origins are read up to there (a message past the end of
+	// Origin has origin -1).
+	j := slices.Index(res.Origin, n)
+	if j < 0 || j > len(res.Messages) {
+		j = len(res.Messages)
+	}
+	for k := j; k < len(res.Messages); k++ {
+		om := res.Messages[k]
 		orig := -1
 		if k < len(res.Origin) {
 			orig = res.Origin[k]
