@@ -3,6 +3,7 @@ package conversation
 import (
 	"fmt"
 	"iter"
+	"slices"
 
 	"github.com/agentcompact/compact/budget"
 	"github.com/agentcompact/compact/internal/msg"
@@ -55,6 +56,7 @@ type Log struct {
 	kept      []int // positions in [lead, start) still in the window
 	win       []llms.MessageContent
 	winIDs    []string
+	tools     int // messages held that are tool messages or call tools
 }
 
 // NewLog returns an empty Log whose window always keeps the
@@ -80,11 +82,26 @@ func (h *Log) Append(mc llms.MessageContent) string {
 		h.lead++
 	}
 	h.msgs = append(h.msgs, mc)
+	if toolRound(mc) {
+		h.tools++
+	}
 	h.ids = append(h.ids, id)
 	h.toks = append(h.toks, -1)
 	h.win = append(h.win, mc)
 	h.winIDs = append(h.winIDs, id)
 	return id
+}
+
+// HasToolRounds reports whether any message of in, an Input of this Log,
+// is a tool message or calls a tool: without reading them while none of
+// the Log's messages is.
+func (h *Log) HasToolRounds(in Input) bool {
+	return h.tools > 0 && slices.ContainsFunc(in.Messages, toolRound)
+}
+
+// toolRound reports whether mc is a tool message or calls a tool.
+func toolRound(mc llms.MessageContent) bool {
+	return mc.Role == llms.ChatMessageTypeTool || msg.HasToolCall(mc)
 }
 
 // Len returns the number of messages.

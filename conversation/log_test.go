@@ -149,3 +149,21 @@ func ExampleLog() {
 	// messages: 400
 	// given to the engine: true omitted: true
 }
+
+// TestHasToolRounds: an input holds tool rounds when one of its messages
+// is a tool message or calls a tool, whether or not the Log holds others.
+func TestHasToolRounds(t *testing.T) {
+	h := NewLog(0)
+	h.Append(llms.TextParts(llms.ChatMessageTypeHuman, "hi"))
+	h.Append(llms.TextParts(llms.ChatMessageTypeAI, "hello"))
+	plain := h.Input(0, nil)
+	assert.False(t, h.HasToolRounds(plain), "a plain conversation")
+	h.Append(llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{
+		llms.ToolCall{ID: "c1", Type: "function", FunctionCall: &llms.FunctionCall{Name: "read", Arguments: "{}"}}}})
+	assert.True(t, h.HasToolRounds(h.Input(0, nil)), "a call")
+	assert.False(t, h.HasToolRounds(plain), "an input without the call")
+	h.Append(llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{
+		llms.ToolCallResponse{ToolCallID: "c1", Name: "read", Content: "text"}}})
+	in := h.Input(0, nil)
+	assert.True(t, h.HasToolRounds(Input{Messages: in.Messages[3:]}), "a tool message")
+}

@@ -2,8 +2,6 @@ package memory
 
 import (
 	compact "github.com/agentcompact/compact"
-	"github.com/agentcompact/compact/internal/msg"
-	"github.com/tmc/langchaingo/llms"
 )
 
 // conversationSlack is how far below the whole budget a compaction of a
@@ -28,10 +26,8 @@ const conversationSlack = 0.06
 // summary points to the recall tool only when there is one.
 func (m *Memory) policyOptions(c *engineCall) []compact.CallOption {
 	hint := m.recallHintOption()
-	for _, mc := range c.Messages {
-		if mc.Role == llms.ChatMessageTypeTool || msg.HasToolCall(mc) {
-			return []compact.CallOption{hint}
-		}
+	if m.win.HasToolRounds(c.Input) {
+		return []compact.CallOption{hint}
 	}
 	if !m.o.turnPolicy {
 		return []compact.CallOption{hint, compact.WithWholeTurns()}
