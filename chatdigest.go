@@ -188,7 +188,7 @@ func collectFacts(msgs []llms.MessageContent) []fact {
 		long := false
 		if m.Role == llms.ChatMessageTypeAI {
 			who = "AI"
-			long = len(sentences[i]) > longReplySentences || len(strings.Fields(msg.Text(m))) > longReplyWords
+			long = len(sentences[i]) > longReplySentences || countFields(msg.Text(m), longReplyWords+1) > longReplyWords
 		}
 		for j, st := range sentences[i] {
 			if f, ok := sentenceFact(st, who, i, keys, terms[i][j]); ok && !seen[f.line] && (!long || f.plan) {
@@ -209,7 +209,7 @@ func sentenceFact(s, who string, at int, keys map[string]int, terms []string) (f
 	if s == "" {
 		return fact{}, false
 	}
-	if len(strings.Fields(s)) < 3 {
+	if countFields(s, 3) < 3 {
 		return fact{}, false // "Wow, Isabella": talk, not a fact
 	}
 	ws := sentenceWords(s) // chatwords.go
@@ -358,12 +358,22 @@ func wordSet(l string) map[string]bool {
 }
 
 // nearlyKept reports whether words share at least nearDuplicate of their
-// union (Jaccard) with the words of a line kept.
+// union (Jaccard) with the words of a line kept. A kept line whose size is
+// below nearDuplicate of the other's cannot (what two sets share is at
+// most the smaller, their union at least the larger): it is skipped
+// unread, and the smaller set is the one read.
 func nearlyKept(words map[string]bool, kept []map[string]bool) bool {
 	for _, k := range kept {
+		small, large := words, k
+		if len(small) > len(large) {
+			small, large = large, small
+		}
+		if float64(len(small)) < nearDuplicate*float64(len(large)) {
+			continue
+		}
 		common := 0
-		for w := range words {
-			if k[w] {
+		for w := range small {
+			if large[w] {
 				common++
 			}
 		}

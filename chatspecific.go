@@ -39,12 +39,14 @@ func rankBySpecificity(lines []string) {
 	}
 	n := float64(len(lines))
 	score := make([]float64, len(lines))
+	group := make([]int, len(lines))
 	for i, ws := range words {
+		group[i] = lineGroup(lines[i])
 		var sum float64
 		for _, w := range ws {
 			sum += math.Log(1 + n/float64(df[w]))
 		}
-		score[i] = sum / math.Pow(float64(len(strings.Fields(lines[i])))+1, specificityDensity)
+		score[i] = sum / math.Pow(float64(countFields(lines[i], -1))+1, specificityDensity)
 	}
 	idx := make([]int, len(lines))
 	for i := range idx {
@@ -52,8 +54,8 @@ func rankBySpecificity(lines []string) {
 	}
 	sort.SliceStable(idx, func(a, b int) bool {
 		ia, ib := idx[a], idx[b]
-		if ga, gb := lineGroup(lines[ia]), lineGroup(lines[ib]); ga != gb {
-			return ga < gb
+		if group[ia] != group[ib] {
+			return group[ia] < group[ib]
 		}
 		return score[ia] > score[ib]
 	})

@@ -2,6 +2,8 @@ package compact
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/agentcompact/compact/internal/reclass"
 )
@@ -28,6 +30,27 @@ func setOf(s string) map[string]bool {
 		m[w] = true
 	}
 	return m
+}
+
+// countFields returns len(strings.Fields(s)), counting no further than
+// limit (a negative limit: all), without making the fields.
+func countFields(s string, limit int) int {
+	n, in := 0, false
+	for i := 0; i < len(s) && n != limit; {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		i += size
+		switch {
+		case unicode.IsSpace(r):
+			in = false
+		case !in:
+			in = true
+			n++
+		}
+	}
+	return n
 }
 
 // sentWord is one word of a sentence: lower-cased, and its byte offsets.

@@ -48,3 +48,19 @@ func TestChatWordsAgreeWithTheExpressions(t *testing.T) {
 }
 
 func FuzzChatWords(f *testing.F) { fuzzText(f, checkChatWords, chatWordSeeds) }
+
+// FuzzCountFields checks countFields against strings.Fields, with and
+// without a limit.
+func FuzzCountFields(f *testing.F) {
+	fuzzText(f, func(t *testing.T, s string) {
+		n := len(strings.Fields(s))
+		if got := countFields(s, -1); got != n {
+			t.Fatalf("countFields(%q, -1) = %d, strings.Fields has %d", s, got, n)
+		}
+		for _, limit := range []int{0, 1, 3} {
+			if got := countFields(s, limit); got != min(n, limit) {
+				t.Fatalf("countFields(%q, %d) = %d, want %d", s, limit, got, min(n, limit))
+			}
+		}
+	}, chatWordSeeds, "", "  a \u00a0b\u2003c\x85d", "\xff \xfe x", "one\ttwo\nthree\vfour\ffive\rsix")
+}
