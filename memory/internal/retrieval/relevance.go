@@ -25,10 +25,12 @@ const minRelevance = 0.3
 // zero value is ready to use; it is guarded by the lock of the history it
 // counts.
 type Terms struct {
-	n      int    // messages counted: the history's first n
-	lastID string // the id of message n-1, to notice a replaced history
-	df     map[string]int
-	keys   [][]string // per message counted, its search keys (distinct)
+	n      int              // messages counted: the history's first n
+	lastID string           // the id of message n-1, to notice a replaced history
+	ids    map[string]int32 // a number per search key counted
+	df     []int32          // by key number: the messages holding it
+	keys   [][]int32        // per message counted, its search keys (distinct), by number
+	bits   []uint64         // by key number: its bit in the query weighed (weigh), 0 between queries
 	stems  store.StemCache
 	// indexed: keep idx too (EnableIndex, index.go).
 	indexed bool
@@ -37,14 +39,14 @@ type Terms struct {
 
 // Reset forgets the counts: the owner replaced the history's messages
 // (the next use counts them all again). Requires the lock of the history.
-func (ts *Terms) Reset() { ts.df = nil }
+func (ts *Terms) Reset() { ts.ids = nil }
 
 // update counts the words of the history's messages not counted yet (all
 // of them again after [Terms.Reset], or when another message stands at the
 // last position counted).
 func (ts *Terms) update(win *conversation.Log) {
-	if ts.df == nil || ts.n > win.Len() || (ts.n > 0 && win.ID(ts.n-1) != ts.lastID) {
-		*ts = Terms{df: map[string]int{}, indexed: ts.indexed, stems: ts.stems}
+	if ts.ids == nil || ts.n > win.Len() || (ts.n > 0 && win.ID(ts.n-1) != ts.lastID) {
+		*ts = Terms{ids: map[string]int32{}, indexed: ts.indexed, stems: ts.stems}
 		if ts.indexed {
 			ts.idx = store.NewSearchIndex()
 		}
@@ -52,10 +54,18 @@ func (ts *Terms) update(win *conversation.Log) {
 	for ; ts.n < win.Len(); ts.n++ {
 		text := msg.Text(win.Message(ts.n))
 		keys := ts.stems.Keys(text)
-		for _, w := range keys {
-			ts.df[w]++
+		nums := make([]int32, len(keys))
+		for i, w := range keys {
+			id, ok := ts.ids[w]
+			if !ok {
+				id = int32(len(ts.df))
+				ts.ids[w] = id
+				ts.df, ts.bits = append(ts.df, 0), append(ts.bits, 0)
+			}
+			ts.df[id]++
+			nums[i] = id
 		}
-		ts.keys = append(ts.keys, keys)
+		ts.keys = append(ts.keys, nums)
 		if ts.idx != nil {
 			ts.idx.Add(text)
 		}
@@ -65,42 +75,59 @@ func (ts *Terms) update(win *conversation.Log) {
 	}
 }
 
+// dfOf returns the number of messages counted that hold search key k.
+func (ts *Terms) dfOf(k string) int {
+	if id, ok := ts.ids[k]; ok {
+		return int(ts.df[id])
+	}
+	return 0
+}
+
 // query is a query's terms (search keys) weighed against the history
 // ts counts: each term that occurs in it with its inverse document
-// frequency (BM25's term weight), for relevance.
+// frequency (BM25's term weight), for relevance. Its bits are set in
+// ts.bits until done.
 type query struct {
-	bit  map[string]uint64 // the terms that occur, each its bit
-	idf  []float64         // by bit
-	self float64           // the sum of idf: the query's own score
+	nums []int32   // the terms that occur, by number; term i has bit i
+	idf  []float64 // by bit
+	self float64   // the sum of idf: the query's own score
 }
 
 // weigh returns terms as a query over the history ts counts (at most 64
-// terms are weighed; a query has at most 32).
+// terms are weighed; a query has at most 32), its bits set in ts.bits
+// until done is called.
 func (ts *Terms) weigh(terms []string) query {
-	q := query{bit: make(map[string]uint64, len(terms))}
+	var q query
 	for _, t := range terms {
-		df := ts.df[t]
-		if df == 0 || len(q.idf) == 64 {
+		id, ok := ts.ids[t]
+		if !ok || len(q.idf) == 64 || ts.bits[id] != 0 { // absent, or a repeat
 			continue
 		}
-		if _, dup := q.bit[t]; dup {
-			continue
-		}
+		df := ts.df[id]
 		idf := math.Log(1 + (float64(ts.n)-float64(df)+0.5)/(float64(df)+0.5))
-		q.bit[t] = 1 << len(q.idf)
+		ts.bits[id] = 1 << len(q.idf)
+		q.nums = append(q.nums, id)
 		q.idf = append(q.idf, idf)
 		q.self += idf
 	}
 	return q
 }
 
-// holds returns the set (as q's bits) of q's terms the message at p
-// holds; none for a position out of the history counted.
-func (ts *Terms) holds(q query, p int) uint64 {
+// done clears q's bits from ts.bits.
+func (ts *Terms) done(q query) {
+	for _, id := range q.nums {
+		ts.bits[id] = 0
+	}
+}
+
+// holds returns the set (as their bits in ts.bits) of the weighed query's
+// terms the message at p holds; none for a position out of the history
+// counted.
+func (ts *Terms) holds(p int) uint64 {
 	var set uint64
 	if p >= 0 && p < len(ts.keys) {
-		for _, k := range ts.keys[p] {
-			set |= q.bit[k]
+		for _, id := range ts.keys[p] {
+			set |= ts.bits[id]
 		}
 	}
 	return set
@@ -133,11 +160,12 @@ func (q query) relevance(set uint64) float64 {
 func (ts *Terms) Relevant(win *conversation.Log, words []string, hits []store.Hit) []store.Hit {
 	ts.update(win)
 	q := ts.weigh(ts.stems.TermKeys(words))
+	defer ts.done(q)
 	sets := make(map[int]uint64, 3*len(hits))
 	set := func(p int) uint64 {
 		s, ok := sets[p]
 		if !ok {
-			s = ts.holds(q, p)
+			s = ts.holds(p)
 			sets[p] = s
 		}
 		return s
@@ -162,7 +190,7 @@ func (ts *Terms) RareQuery(win *conversation.Log, words []string) string {
 	ts.update(win)
 	kept := make([]string, 0, len(words))
 	for _, w := range words {
-		if !store.CommonTerm(ts.df[ts.stems.Key(w)], ts.n) {
+		if !store.CommonTerm(ts.dfOf(ts.stems.Key(w)), ts.n) {
 			kept = append(kept, w)
 		}
 	}

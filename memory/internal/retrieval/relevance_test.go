@@ -44,9 +44,12 @@ func TestRelevantHits(t *testing.T) {
 	assert.Equal(t, []store.Hit{{Pos: 6, Score: 2}}, got, "the Marisol turn, not a turn about trains")
 	assert.Empty(t, ts.Relevant(win, store.SearchTerms("Let's keep chatting about nothing."), hits), "no word of the input in the history")
 	assert.Equal(t, 40, ts.n)
-	assert.Equal(t, 1, ts.df["marisol"])
-	assert.Equal(t, 38, ts.df[store.SearchKey("trains")], "one count per message (by stem): both messages of the 19 other turns")
+	assert.Equal(t, 1, ts.dfOf("marisol"))
+	assert.Equal(t, 38, ts.dfOf(store.SearchKey("trains")), "one count per message (by stem): both messages of the 19 other turns")
 	assert.Len(t, hits, 2, "the caller's hits are not modified")
+	for id, b := range ts.bits {
+		require.Zero(t, b, "key %d: no query bit is left set between queries", id)
+	}
 }
 
 // TestRelevanceCountsNewMessages: the word counts grow with the history,
@@ -60,11 +63,11 @@ func TestRelevanceCountsNewMessages(t *testing.T) {
 	win.Append(llms.TextParts(llms.ChatMessageTypeAI, "Lima!"))
 	ts.update(win)
 	assert.Equal(t, n+2, ts.n)
-	assert.Equal(t, 2, ts.df["marisol"])
-	ts.df["marisol"] = 99
+	assert.Equal(t, 2, ts.dfOf("marisol"))
+	ts.df[ts.ids["marisol"]] = 99
 	ts.Reset()
 	ts.update(win)
-	assert.Equal(t, 2, ts.df["marisol"], "after a Reset: counted again")
+	assert.Equal(t, 2, ts.dfOf("marisol"), "after a Reset: counted again")
 }
 
 // TestRareQuery: a word most of a long history holds is left out of the
