@@ -124,10 +124,17 @@ func (o *callOptions) check(n int) error {
 	if len(o.ids) != n {
 		return fmt.Errorf("%w: WithMessageIDs: %d ids for %d messages", ErrInvalidInput, len(o.ids), n)
 	}
-	for i, id := range o.ids {
-		if !validID(id) {
-			return fmt.Errorf("%w: WithMessageIDs: id %d (%.40q) is not 1-256 bytes of [A-Za-z0-9_.~-]", ErrInvalidInput, i, id)
+	return nil // the ids themselves are checked where they are indexed (prepareCaller: checkIDs)
+}
+
+// checkIDs reports the first of ids[from:] that is not a valid id (see
+// validID): a call that extends the last one checks only its new ids, the
+// others having been checked by the calls that gave them.
+func checkIDs(ids []string, from int) error {
+	for i := from; i < len(ids); i++ {
+		if !validID(ids[i]) {
+			return fmt.Errorf("%w: WithMessageIDs: id %d (%.40q) is not 1-256 bytes of [A-Za-z0-9_.~-]", ErrInvalidInput, i, ids[i])
 		}
 	}
-	return nil // duplicates are found where the ids are indexed (prepareCaller)
+	return nil
 }

@@ -153,6 +153,9 @@ func (c *Compactor) prepareCaller(m *memo, msgs []llms.MessageContent, src []int
 		simple = src[i] == i
 	}
 	k := m.extendsLast(msgs, callerIDs, simple)
+	if err := checkIDs(callerIDs, k); err != nil {
+		return nil, nil, err
+	}
 	m.posValid = false // until this call is through
 	if k == 0 {
 		m.gen++

@@ -36,6 +36,15 @@ func TestMemoExtendsLastCall(t *testing.T) {
 	dup := append(append([]string(nil), moreIDs...), ids[0])
 	_, err = c.Compact(ctx, s, append(more, llms.TextParts(llms.ChatMessageTypeAI, "a reply")), WithMessageIDs(dup))
 	require.ErrorIs(t, err, ErrInvalidInput, "an id of the prefix given again")
+	bad := append(append([]string(nil), moreIDs...), "not an id")
+	_, err = c.Compact(ctx, s, append(more, llms.TextParts(llms.ChatMessageTypeAI, "a reply")), WithMessageIDs(bad))
+	require.ErrorIs(t, err, ErrInvalidInput, "a new id that is not one, after a prefix checked before")
+	badFirst := append([]string(nil), moreIDs...)
+	badFirst[2] = "bad/id"
+	_, err = c.Compact(ctx, NewSession("y"), more, WithMessageIDs(badFirst))
+	require.ErrorIs(t, err, ErrInvalidInput, "a first call checks every id")
+	_, err = c.Compact(ctx, s, more, WithMessageIDs(badFirst))
+	require.ErrorIs(t, err, ErrInvalidInput, "an id of the prefix changed to one that is not")
 
 	// Not an extension (the first message's text differs, its id too):
 	// every message is counted again, the result as from a fresh session.
