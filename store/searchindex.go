@@ -47,7 +47,7 @@ type SearchIndex struct {
 	acc      []float64 // a search's scratch: score per document, zero between searches
 	found    []int32   // a search's scratch: the documents with a score
 	cand     []int32   // a search's scratch: the found documents still in the running
-	heap     []float64 // a search's scratch: the best scores so far
+	scored   []Hit     // a search's scratch: the found documents' scores so far (kthScore)
 }
 
 // posting is one document's count of a key.
@@ -164,41 +164,15 @@ func (x *SearchIndex) contenders(acc []float64, found []int32, looked [][]postin
 }
 
 // kthScore returns the k-th highest score (acc) among the found
-// documents (1 <= k <= len(found)), by a bounded min-heap of the k best.
+// documents (1 <= k <= len(found)): the worst of topHits' k best.
 func (x *SearchIndex) kthScore(acc []float64, found []int32, k int) float64 {
-	h := x.heap[:0]
-	for _, d := range found[:k] {
-		h = append(h, acc[d])
+	hits := x.scored[:0]
+	for _, d := range found {
+		hits = append(hits, Hit{Pos: int(d), Score: acc[d]})
 	}
-	for i := k/2 - 1; i >= 0; i-- {
-		siftDownMin(h, i)
-	}
-	for _, d := range found[k:] {
-		if s := acc[d]; s > h[0] {
-			h[0] = s
-			siftDownMin(h, 0)
-		}
-	}
-	x.heap = h[:0]
-	return h[0]
-}
-
-// siftDownMin restores the min-heap order of h below index i.
-func siftDownMin(h []float64, i int) {
-	for {
-		c := 2*i + 1
-		if c >= len(h) {
-			return
-		}
-		if c+1 < len(h) && h[c+1] < h[c] {
-			c++
-		}
-		if h[i] <= h[c] {
-			return
-		}
-		h[i], h[c] = h[c], h[i]
-		i = c
-	}
+	x.scored = hits[:0]
+	best := topHits(hits, k)
+	return best[len(best)-1].Score
 }
 
 // postingOf returns the index of document d's posting in ps (sorted by
