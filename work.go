@@ -226,8 +226,6 @@ func (w *work) applyMasksAndCuts(st *sessionState) {
 			if st.Failed[id] {
 				w.flags[i] |= flagFailed
 			}
-		} else {
-			mask = nil
 		}
 		if cuts {
 			w.flags[i] |= flagCut
