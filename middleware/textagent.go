@@ -81,7 +81,9 @@ func parseScratchpad(text string) (*textPrompt, bool) {
 		action, input string
 	}
 	var steps []raw
-	from := 0 // where the region of the next step's log begins
+	from := 0     // where the region of the next step's log begins
+	scanned := 0  // the region is searched for action lines up to here
+	var loc []int // the last action line of text[from:scanned], relative to from
 	for pos := 0; ; {
 		k := strings.Index(text[pos:], obsMarker)
 		if k < 0 {
@@ -90,11 +92,21 @@ func parseScratchpad(text string) (*textPrompt, bool) {
 		p := pos + k
 		pos = p + len(obsMarker)
 		region := text[from:p]
-		locs := actionLine.FindAllStringSubmatchIndex(region, -1)
-		if len(locs) == 0 {
+		// While no step is found the region grows from the same start;
+		// only what the last search did not cover is searched: no action
+		// line crosses an obsMarker (its one "\n" would be followed by
+		// "Observation: ", not "Action Input:"), so the last action line of
+		// the region is that of the new part, else the one found before.
+		if locs := actionLine.FindAllStringSubmatchIndex(text[scanned:p], -1); len(locs) > 0 {
+			loc = locs[len(locs)-1]
+			for i := range loc {
+				loc[i] += scanned - from
+			}
+		}
+		scanned = p
+		if loc == nil {
 			continue // an "Observation:" line inside an observation or the prompt
 		}
-		loc := locs[len(locs)-1]
 		action := region[loc[2]:loc[3]]
 		input := strings.TrimSpace(region[loc[1]:])
 		if !plausibleTool(action) {
@@ -103,7 +115,7 @@ func parseScratchpad(text string) (*textPrompt, bool) {
 		aStart := loc[0]
 		start := from + logStart(region, aStart, len(steps) == 0)
 		steps = append(steps, raw{start: start, marker: p, action: action, input: input})
-		from = pos
+		from, scanned, loc = pos, pos, nil
 	}
 	if len(steps) == 0 {
 		return nil, false

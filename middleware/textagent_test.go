@@ -217,3 +217,80 @@ func TestTextAgentCompaction(t *testing.T) {
 		})
 	}
 }
+
+// scratchStep is where a parsed step lies in the prompt: its log's start,
+// its obsMarker, its action and input.
+type scratchStep struct {
+	start, marker int
+	action, input string
+}
+
+// refScratchSteps is parseScratchpad's choice of steps as it was first
+// written: at every obsMarker, the whole region since the last step is
+// searched for its last action line (quadratic while no step is found).
+func refScratchSteps(text string) []scratchStep {
+	var out []scratchStep
+	from := 0
+	for pos := 0; ; {
+		k := strings.Index(text[pos:], obsMarker)
+		if k < 0 {
+			return out
+		}
+		p := pos + k
+		pos = p + len(obsMarker)
+		region := text[from:p]
+		all := actionLine.FindAllStringSubmatchIndex(region, -1)
+		if len(all) == 0 {
+			continue
+		}
+		loc := all[len(all)-1]
+		if action := region[loc[2]:loc[3]]; plausibleTool(action) {
+			out = append(out, scratchStep{from + logStart(region, loc[0], len(out) == 0), p, action, strings.TrimSpace(region[loc[1]:])})
+			from = pos
+		}
+	}
+}
+
+// FuzzParseScratchpad checks parseScratchpad's steps, searched only in
+// what the last search did not cover, against searching the whole region
+// at every marker (refScratchSteps), and that the prompt reassembles.
+func FuzzParseScratchpad(f *testing.F) {
+	step := "Thought: look\nAction: read_file\nAction Input: a.go\nObservation: package a\n\n"
+	f.Add("Answer the question.\n\n" + step + step + "Thought:")
+	f.Add("Do I need to use a tool? Yes\nAction: grep\nAction Input: x\nObservation: found\nThought: Do I need to use a tool? Yes\nAction: grep\nAction Input: y\nObservation: none\nThought:")
+	f.Add("Action: the action to take, should be one of [ a, b ]\nAction Input: the input\nObservation: the result\n" + step)
+	f.Add("Action: read_file\nAction Input: a.go" + strings.Repeat("\nObservation: x", 50) + "\nAction: grep\nAction Input: y\nObservation: z")
+	f.Add("ok\nAction: bash\nAction I}put: rm -rf /" + strings.Repeat("\nObservation: done", 30) + "\nAction: [x]\nAction Input: q\nObservation: w")
+	f.Fuzz(func(t *testing.T, text string) {
+		want := refScratchSteps(text)
+		tp, ok := parseScratchpad(text)
+		if !ok {
+			require.Empty(t, want, "no step found in %q", text)
+			return
+		}
+		require.Equal(t, text, tp.text())
+		var got []scratchStep
+		at := len(tp.head)
+		for _, s := range tp.steps {
+			got = append(got, scratchStep{at, at + len(s.log), s.action, s.input})
+			at += len(s.log) + len(obsMarker) + len(s.obs) + len(s.post)
+		}
+		require.Equal(t, want, got, "steps of %q", text)
+	})
+}
+
+// BenchmarkParseScratchpadMarkers parses a prompt whose observations hold
+// many "Observation:" lines and no step between them: the search covers
+// each part of the prompt once, not once per marker.
+func BenchmarkParseScratchpadMarkers(b *testing.B) {
+	for _, n := range []int{100, 1000} {
+		text := "Thought: look\nAction: read_file\nAction Input: a.go" + strings.Repeat("\nObservation: a line of the file", n) + "\n"
+		b.Run(fmt.Sprintf("markers=%d", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, ok := parseScratchpad(text); !ok {
+					b.Fatal("no step")
+				}
+			}
+		})
+	}
+}
