@@ -28,6 +28,7 @@ type callOptions struct {
 	pending    llms.MessageContent
 	pendingID  string
 	hasPending bool
+	into       *Result // WithResultInto (output.go)
 }
 
 // WithLastSent tells the engine what the caller last sent to model (the

@@ -118,6 +118,7 @@ func (c *Compactor) load(s *Session, in []llms.MessageContent, co callOptions) (
 	w := c.newWork(msgs, src, len(in), ids, inTok, &s.memo.arrays)
 	w.sid, w.memo = s.st.ID, &s.memo
 	w.noRecallHint = co.noRecallHint // WithRecallHint (recallhint.go)
+	w.into = co.into                 // WithResultInto (output.go)
 	w.addReserve(co.reserve)
 	inputTokens := w.base
 	for _, t := range inTok {

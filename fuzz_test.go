@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/agentcompact/compact/internal/msg"
 	"math/rand"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -104,12 +105,18 @@ func runProperty(t *testing.T, seed int64, window, n int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewSession("fuzz")
+	s, twin, other := NewSession("fuzz"), NewSession("fuzz"), NewSession("other")
+	var into Result // the twin's calls fill it (WithResultInto), after a call of other's over another input
 	var prev []llms.MessageContent
 	for i := 1; i <= len(msgs); i++ {
 		in := msgs[:i]
 		before := deepCopy(in)
 		res, err := c.Compact(context.Background(), s, in)
+		_, _ = c.Compact(context.Background(), other, msgs[len(msgs)-i:], WithResultInto(&into))
+		got, twinErr := c.Compact(context.Background(), twin, in, WithResultInto(&into))
+		if err := sameResult(res, err, got, twinErr, &into); err != nil {
+			t.Fatalf("seed %d call %d: WithResultInto: %v", seed, i, err)
+		}
 		if !slices.EqualFunc(before, in, func(a, b llms.MessageContent) bool {
 			return msg.Hash(a) == msg.Hash(b) && len(a.Parts) == len(b.Parts)
 		}) {
@@ -169,4 +176,41 @@ func FuzzCompact(f *testing.F) {
 		window := 1_000 + int(data[9])*200
 		runProperty(t, seed, window, n)
 	})
+}
+
+// sameResult reports how got, a call's result with WithResultInto(into),
+// differs from res, the same call's without.
+func sameResult(res *Result, err error, got *Result, gotErr error, into *Result) error {
+	switch {
+	case (err == nil) != (gotErr == nil):
+		return fmt.Errorf("error %v, with it %v", err, gotErr)
+	case err != nil:
+		return nil
+	case got != into:
+		return fmt.Errorf("returned %p, not the Result given", got)
+	}
+	a, b := *res, *got
+	if (a.Summary == nil) != (b.Summary == nil) || a.Summary != nil && a.Summary.Summary != b.Summary.Summary {
+		return fmt.Errorf("summary %v, with it %v", a.Summary, b.Summary)
+	}
+	// Events and summaries differ by their time and id.
+	a.Event, b.Event, a.arrays, b.arrays, a.Summary, b.Summary = nil, nil, nil, nil, nil, nil
+	if !reflect.DeepEqual(a, b) {
+		for k := range a.Messages {
+			if k >= len(b.Messages) || !reflect.DeepEqual(a.Messages[k], b.Messages[k]) {
+				return fmt.Errorf("message %d of %d/%d differs: %.200q", k, len(a.Messages), len(b.Messages), msg.Text(a.Messages[k]))
+			}
+		}
+		va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+		for f := range va.NumField() {
+			if va.Type().Field(f).IsExported() && !reflect.DeepEqual(va.Field(f).Interface(), vb.Field(f).Interface()) {
+				return fmt.Errorf("%s: %v, with it %v", va.Type().Field(f).Name, va.Field(f).Interface(), vb.Field(f).Interface())
+			}
+		}
+		return fmt.Errorf("results differ")
+	}
+	if (res.Event == nil) != (got.Event == nil) {
+		return fmt.Errorf("event %v, with it %v", res.Event, got.Event)
+	}
+	return nil
 }

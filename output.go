@@ -23,9 +23,10 @@ func (w *work) outputLen() int {
 	return n
 }
 
-// output returns the view as a new slice: the leading system messages, the
-// summary, then every message not dropped. All Parts slices are new and
-// share one backing array.
+// output returns the view: the leading system messages, the summary, then
+// every message not dropped. Its slices and the messages' Parts slices
+// (which share one backing array) are new, or with WithResultInto those
+// of the Result given, overwritten.
 func (w *work) output() output {
 	nparts := 0
 	for i := range w.view {
@@ -36,9 +37,10 @@ func (w *work) output() output {
 	if w.summary != nil {
 		nparts += len(w.summary.Parts)
 	}
-	parts := make([]llms.ContentPart, 0, nparts)
 	n := w.outputLen()
-	out := output{msgs: make([]llms.MessageContent, 0, n), origin: make([]int, 0, n), summary: -1}
+	a := w.arrays()
+	parts := reuse(a.parts, nparts)
+	out := output{msgs: reuse(a.msgs, n), origin: reuse(a.origin, n), summary: -1}
 	add := func(m llms.MessageContent, src int) {
 		start := len(parts)
 		parts = append(parts, m.Parts...)
@@ -57,14 +59,55 @@ func (w *work) output() output {
 			add(w.view[i], w.src[i])
 		}
 	}
+	a.msgs, a.parts, a.origin = out.msgs, parts, out.origin
 	return out
+}
+
+// resultArrays holds the slices of a Result filled in place
+// (WithResultInto) at their full length: dropping the pending message
+// shortens the Result's own.
+type resultArrays struct {
+	msgs   []llms.MessageContent
+	parts  []llms.ContentPart
+	origin []int
+	states []MessageState
+	refs   []string
+}
+
+// arrays returns the arrays to build the call's Result in: those of the
+// Result given with WithResultInto, or empty ones (the Result's slices are
+// then new).
+func (w *work) arrays() *resultArrays {
+	if w.into == nil {
+		return &resultArrays{}
+	}
+	if w.into.arrays == nil {
+		w.into.arrays = &resultArrays{}
+	}
+	return w.into.arrays
+}
+
+// reuse returns s emptied when it can hold n elements, else a new slice
+// with room for n and, when s was reused before, a quarter more (a window
+// grows between calls).
+func reuse[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:0]
+	}
+	if s == nil {
+		return make([]T, 0, n)
+	}
+	return make([]T, 0, n+n/4)
 }
 
 // refs returns the ref of each of the caller's input messages that the
 // view does not show verbatim (masked, cut or summarized), "" for the
 // others. An input message split by repair has the ref of its first part.
 func (w *work) refs(states []MessageState) []string {
-	refs := make([]string, w.nIn)
+	a := w.arrays()
+	refs := reuse(a.refs, w.nIn)[:w.nIn]
+	clear(refs)
+	a.refs = refs
 	for i, s := range w.src {
 		if s >= 0 && states[s] != StateKept && refs[s] == "" {
 			refs[s] = w.ref(i)
@@ -78,7 +121,10 @@ func (w *work) refs(states []MessageState) []string {
 // part of it is: otherwise it is (partly) in the output.
 func (w *work) states() []MessageState {
 	const dropped, shown MessageState = 1 << 6, 1 << 7 // of its parts, per input
-	st := make([]MessageState, w.nIn)
+	a := w.arrays()
+	st := reuse(a.states, w.nIn)[:w.nIn]
+	clear(st)
+	a.states = st
 	for i, s := range w.src {
 		switch {
 		case s < 0:
@@ -111,6 +157,11 @@ func (w *work) result(st *sessionState, tokens, inputTokens, bud int, repairs []
 
 func (w *work) resultFrom(out output, st *sessionState, tokens, inputTokens, bud int, repairs []string) *Result {
 	states := w.states()
-	return &Result{Messages: out.msgs, Origin: out.origin, SummaryIndex: out.summary, States: states, Refs: w.refs(states), Tokens: w.reserveTokens(tokens),
-		InputTokens: w.reserveTokens(inputTokens), Budget: bud, Repairs: repairs, Summary: st.latest()}
+	res := w.into
+	if res == nil {
+		res = new(Result)
+	}
+	*res = Result{Messages: out.msgs, Origin: out.origin, SummaryIndex: out.summary, States: states, Refs: w.refs(states), Tokens: w.reserveTokens(tokens),
+		InputTokens: w.reserveTokens(inputTokens), Budget: bud, Repairs: repairs, Summary: st.latest(), arrays: res.arrays}
+	return res
 }

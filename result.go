@@ -48,6 +48,20 @@ type Result struct {
 	// PendingState says what the output did with the call's pending
 	// message ([WithPending]); StateKept when there is none.
 	PendingState MessageState
+
+	arrays *resultArrays // WithResultInto: the arrays at their full length, reused by the next call
+}
+
+// WithResultInto has the call fill res and return it, reusing the arrays
+// of the Result res last held (its Messages, their Parts, Origin, States
+// and Refs) instead of allocating new ones: a caller that compacts on
+// every turn and is done with each Result before its next call then
+// allocates nothing of the window's length. The call overwrites what
+// res's slices held, whether it succeeds or not, so res must not be used
+// by two calls at once, nor read once the next call has begun. Default:
+// each call returns a new Result of new slices.
+func WithResultInto(res *Result) CallOption {
+	return func(o *callOptions) { o.into = res }
 }
 
 // MessageState says what an output did with one input message. The zero

@@ -2,6 +2,7 @@ package compact
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -43,4 +44,32 @@ func TestResultSummaryIndex(t *testing.T) {
 		}
 		require.Positive(t, with, "the trajectory must compact for the check to mean something")
 	}
+}
+
+// TestWithResultIntoReuses: calls that fill one Result reuse its arrays
+// while they are large enough (a growing window reallocates them now and
+// then, with room to spare), and return the Result given; without the
+// option every call's slices are new.
+func TestWithResultIntoReuses(t *testing.T) {
+	c, err := New(WithContextWindow(1_000_000))
+	require.NoError(t, err)
+	ctx := context.Background()
+	var msgs []llms.MessageContent
+	var into Result
+	arrays := map[*llms.MessageContent]bool{}
+	fresh := map[*llms.MessageContent]bool{}
+	s, plain := NewSession("a"), NewSession("b")
+	for i := range 100 {
+		msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeHuman, fmt.Sprintf("message %d", i)))
+		res, err := c.Compact(ctx, s, msgs, WithResultInto(&into))
+		require.NoError(t, err)
+		require.Same(t, &into, res)
+		require.Len(t, res.Messages, i+1)
+		arrays[&res.Messages[0]] = true
+		res, err = c.Compact(ctx, plain, msgs)
+		require.NoError(t, err)
+		fresh[&res.Messages[0]] = true
+	}
+	require.Less(t, len(arrays), 25, "arrays of 100 calls")
+	require.Len(t, fresh, 100, "without WithResultInto")
 }

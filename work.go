@@ -35,7 +35,8 @@ type work struct {
 	reset   float64 // the call's reset ratio (WithConversationPolicy); 0: the compactor's
 	// noRecallHint: the summary message has no RecallHint (WithRecallHint).
 	noRecallHint bool
-	reserve      int // the call's reserve (WithReserve, reserve.go), counted in base
+	reserve      int     // the call's reserve (WithReserve, reserve.go), counted in base
+	into         *Result // WithResultInto: the Result to fill, or nil for a new one
 }
 
 // workArrays are the per-message arrays of a work, kept by the session

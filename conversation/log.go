@@ -57,6 +57,8 @@ type Log struct {
 	win       []llms.MessageContent
 	winIDs    []string
 	tools     int // messages held that are tool messages or call tools
+	wgen      int // bumped when lead, start or kept change (Positions' cache)
+	pos       positionsCache
 }
 
 // NewLog returns an empty Log whose window always keeps the
@@ -80,6 +82,7 @@ func (h *Log) Append(mc llms.MessageContent) string {
 			h.start++
 		}
 		h.lead++
+		h.wgen++
 	}
 	h.msgs = append(h.msgs, mc)
 	if toolRound(mc) {
@@ -165,7 +168,7 @@ func (h *Log) Truncate(n int) {
 
 // Clear forgets every message and the window.
 func (h *Log) Clear() {
-	*h = Log{minWindow: h.minWindow}
+	*h = Log{minWindow: h.minWindow, wgen: h.wgen + 1}
 }
 
 // ResetWindow puts the window over the whole conversation: it starts after
@@ -201,6 +204,7 @@ func (h *Log) SetWindow(start int, kept []int) error {
 // rebuild recomputes the window for a new start and kept list.
 func (h *Log) rebuild(start int, kept []int) {
 	h.start, h.kept = start, kept
+	h.wgen++
 	n := h.windowLen(len(h.msgs))
 	h.win = make([]llms.MessageContent, 0, n+16)
 	h.winIDs = make([]string, 0, n+16)

@@ -74,11 +74,32 @@ func (h *Log) Input(from int, buf *Input) Input {
 // Positions returns the position in the conversation of each message of
 // in, index for index: what the engine's input index i (a Result's States,
 // Refs and Origin) stands for. Call it before [Log.Advance] moves the
-// window.
+// window. The slice is shared with later calls' results (which only
+// append beyond its length): the caller must not modify it. A call that
+// extends the last one (the same window and turn start, more messages)
+// costs the new messages only.
 func (h *Log) Positions(in Input) []int {
-	pos := make([]int, 0, len(in.Messages))
-	for i := range h.Window(in.N, in.From) {
-		pos = append(pos, i)
+	c := &h.pos
+	if c.wgen != h.wgen || c.from != in.From || in.N < c.n {
+		*c = positionsCache{wgen: h.wgen, from: in.From, pos: make([]int, 0, len(in.Messages)+len(in.Messages)/4)}
+		for i := range h.Window(in.N, in.From) {
+			c.pos = append(c.pos, i)
+		}
+	} else {
+		for i := max(c.n, h.start, in.From); i < in.N; i++ {
+			c.pos = append(c.pos, i)
+		}
 	}
-	return pos
+	c.n = in.N
+	return c.pos[:len(c.pos):len(c.pos)]
+}
+
+// positionsCache is the last result of [Log.Positions], for the window of
+// generation wgen from turn start from, over the first n messages. While
+// wgen holds, lead and start do not change and n >= start, so the
+// positions of a longer input are these and those from n on.
+type positionsCache struct {
+	pos        []int
+	wgen, from int
+	n          int
 }

@@ -101,7 +101,7 @@ func (m *Memory) runEngine(ctx context.Context, force string, pend *pendingInput
 		return nil, m.cErr
 	}
 	t := &m.engineTurn // m.engineMu is held
-	*t = turn{m: m, force: force, pend: pend}
+	*t = turn{m: m, force: force, pend: pend, buf: t.buf}
 	defer func() { t.pend, t.res = nil, nil }()
 	if err := m.replica.Turn(ctx, m.conv, t); err != nil {
 		if err == t.stepErr { // the engine's own error, as it is
@@ -127,6 +127,7 @@ func (m *Memory) step(ctx context.Context, t *turn, gate compact.SummarizeGate) 
 	call := m.engineCallLocked(t.pend, &m.scratch)
 	opts := call.options()
 	opts = append(opts, m.policyOptions(&call)...) // policy.go
+	opts = append(opts, compact.WithResultInto(&t.buf))
 	sess, gen := m.sess, m.gen
 	m.mu.Unlock()
 	if gate != nil {

@@ -20,6 +20,7 @@ type turn struct {
 	clear bool          // with save: store it even when the copy holds none
 	// The outcome of the last Step.
 	res      *compact.Result
+	buf      compact.Result // the Result every engine call fills (compact.WithResultInto)
 	inputErr error
 	stepErr  error
 }

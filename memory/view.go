@@ -16,7 +16,7 @@ type cachedView struct {
 	valid     bool
 	n         int                // the view stands for the history's first n messages
 	from      int                // the turn start of the engine call (WithWindowTurns)
-	msgs      []llms.ChatMessage // the context; never modified once built
+	msgs      []llms.ChatMessage // the context; its elements are never modified once built (the next view may append in its spare room)
 	summary   int                // index of the summary message in msgs, or -1
 	tokens    int                // the engine's token count of the view
 	engineLen int                // len(Result.Messages) it was built from, -1 if none
@@ -44,7 +44,7 @@ func (m *Memory) buildViewLocked(res *compact.Result, n, from int, pos []int) ca
 		old.n <= n && len(res.Messages) == old.engineLen+n-old.n &&
 		(n == old.n || msg.Equal(res.Messages[len(res.Messages)-1], m.win.Message(n-1))) {
 		v.summary = old.summary
-		v.msgs = append(old.msgs[:len(old.msgs):len(old.msgs)], m.msgs[old.n:n]...)
+		v.msgs = append(old.msgs, m.msgs[old.n:n]...) // the old view is replaced: its spare room is this one's
 		if old.textOK {
 			if tail, ok := chat.RenderFast(v.msgs[len(old.msgs):], -1, old.prefixes[0], old.prefixes[1]); ok {
 				v.text, v.textBuf = chat.AppendLines(old.text, old.textBuf, tail)
