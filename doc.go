@@ -65,7 +65,9 @@
 // [WithReserve] keeps room for what the caller sends beside the messages,
 // [WithPending] compacts around the caller's next message, and
 // [Compactor.PendingFits] says when that message might be cut and should be
-// reserved instead. [Compactor.View] shows the session's view without
+// reserved instead. [WithResultInto] has a call fill the caller's Result,
+// reusing its arrays, for a loop that is done with each Result before the
+// next call. [Compactor.View] shows the session's view without
 // compacting. The session keeps the newest records of its summary chain
 // ([WithChainRetention]); the whole chain is every Result.Summary. Every
 // [Event] reaches the observer: a function set with [WithObserver], or an

@@ -116,3 +116,28 @@ func ExampleWithOmitted() {
 	fmt.Println(len(history), "messages;", "window under 40:", len(window) < 40, "; summarized:", s.Stats().MessagesSummarized > 0)
 	// Output: 41 messages; window under 40: true ; summarized: true
 }
+
+// An agent loop that is done with each Result before its next call lets
+// the calls fill one Result: its arrays are reused from turn to turn.
+func ExampleWithResultInto() {
+	c, err := compact.New(compact.WithModel("gpt-4o"))
+	if err != nil {
+		panic(err)
+	}
+	session := compact.NewSession("loop")
+	var res compact.Result // filled by every call; read before the next one
+	msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeSystem, "You are a helpful assistant.")}
+	for turn := 1; turn <= 3; turn++ {
+		msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeHuman, fmt.Sprintf("question %d", turn)))
+		out, err := c.Compact(context.Background(), session, msgs, compact.WithResultInto(&res))
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(len(out.Messages), out == &res)
+		msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeAI, fmt.Sprintf("answer %d", turn)))
+	}
+	// Output:
+	// 2 true
+	// 4 true
+	// 6 true
+}
