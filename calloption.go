@@ -18,8 +18,8 @@ type callOptions struct {
 	gate    SummarizeGate
 	sent    []llms.MessageContent
 	sentTo  llms.Model
-	reset   float64 // WithConversationPolicy (resetcall.go); 0: the compactor's
-	// wholeTurns: WithWholeTurns (resetcall.go).
+	reset   float64 // WithConversationPolicy (conversationpolicy.go); 0: the compactor's
+	// wholeTurns: WithWholeTurns (conversationpolicy.go).
 	wholeTurns bool
 	// noRecallHint: WithRecallHint(false) (recallhint.go).
 	noRecallHint bool

@@ -182,7 +182,7 @@ func (c *Compactor) runLocked(ctx context.Context, s *Session, in []llms.Message
 	}
 	w.gate, w.sent, w.sentTo, w.reset = co.gate, co.sent, co.sentTo, co.reset
 	if co.wholeTurns {
-		w.pairTurns() // WithWholeTurns (resetcall.go)
+		w.pairTurns() // WithWholeTurns (conversationpolicy.go)
 	}
 	restarted := w.apply(st, co.omitted > 0)
 	convLen := len(w.msgs) + co.omitted
