@@ -91,3 +91,46 @@ func BenchmarkTurns(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTurnsByBlock runs 4,000 turns of BenchmarkTurns' conversation
+// through memory.New(c) at 128k and logs, for each block of 200 turns, the
+// time of a turn and the size of the history it returns (the prompt): a
+// turn's cost follows its prompt's size, which grows while the window
+// fills and then holds (docs/measurements.md, Speed). It measures a
+// conversation, not an op: run it with -benchtime 1x -v (without -v go
+// test shows 10 lines of a benchmark's log). It uses the API the
+// release had, so docs/bench/run.sh's copy of this file runs it there too.
+func BenchmarkTurnsByBlock(b *testing.B) {
+	log.SetOutput(io.Discard)
+	b.Cleanup(func() { log.SetOutput(os.Stderr) })
+	const turns, block, limit = 4000, 200, 128_000
+	var took [turns / block]time.Duration
+	var prompt [turns / block]int
+	for i := 0; i < b.N; i++ {
+		c, err := compact.New(compact.WithContextWindow(limit))
+		if err != nil {
+			b.Fatal(err)
+		}
+		mem := New(c)
+		for t := range turns {
+			start := time.Now()
+			in := map[string]any{"input": turnsInput(t)}
+			vars, err := mem.LoadMemoryVariables(context.Background(), in)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := mem.SaveContext(context.Background(), in, map[string]any{"output": fmt.Sprintf("Checked handler_%d.go: the error path returns early.", t)}); err != nil {
+				b.Fatal(err)
+			}
+			took[t/block] += time.Since(start)
+			h, _ := vars["history"].(string)
+			prompt[t/block] += len(h)
+		}
+	}
+	n := b.N * block
+	var tab strings.Builder
+	for k := range took {
+		fmt.Fprintf(&tab, "\nturns %4d-%4d: %6.0f µs a turn, prompt %3d kB", k*block, (k+1)*block, float64(took[k].Microseconds())/float64(n), prompt[k]/n/1000)
+	}
+	b.Log(tab.String())
+}
