@@ -58,8 +58,8 @@ type Result struct {
 // every turn and is done with each Result before its next call then
 // allocates nothing of the window's length. The call overwrites what
 // res's slices held, whether it succeeds or not, so res must not be used
-// by two calls at once, nor read once the next call has begun. Default:
-// each call returns a new Result of new slices.
+// by two calls at once, nor read once the next call has begun. A nil res
+// is the default: each call returns a new Result of new slices.
 func WithResultInto(res *Result) CallOption {
 	return func(o *callOptions) { o.into = res }
 }

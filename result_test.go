@@ -73,3 +73,13 @@ func TestWithResultIntoReuses(t *testing.T) {
 	require.Less(t, len(arrays), 25, "arrays of 100 calls")
 	require.Len(t, fresh, 100, "without WithResultInto")
 }
+
+// TestWithResultIntoNil: a nil Result is the default, a new Result.
+func TestWithResultIntoNil(t *testing.T) {
+	c, err := New(WithContextWindow(8_000))
+	require.NoError(t, err)
+	msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "hello")}
+	res, err := c.Compact(context.Background(), NewSession("n"), msgs, WithResultInto(nil))
+	require.NoError(t, err)
+	require.Len(t, res.Messages, 1)
+}
