@@ -107,6 +107,7 @@ func runProperty(t *testing.T, seed int64, window, n int) {
 	}
 	s, twin, other := NewSession("fuzz"), NewSession("fuzz"), NewSession("other")
 	var into Result // the twin's calls fill it (WithResultInto), after a call of other's over another input
+	pend, pendTwin := NewSession("fuzz"), NewSession("fuzz") // the input's last human message as pending
 	var prev []llms.MessageContent
 	for i := 1; i <= len(msgs); i++ {
 		in := msgs[:i]
@@ -116,6 +117,14 @@ func runProperty(t *testing.T, seed int64, window, n int) {
 		got, twinErr := c.Compact(context.Background(), twin, in, WithResultInto(&into))
 		if err := sameResult(res, err, got, twinErr, &into); err != nil {
 			t.Fatalf("seed %d call %d: WithResultInto: %v", seed, i, err)
+		}
+		if last := in[i-1]; last.Role == llms.ChatMessageTypeHuman {
+			pr, perr := c.Compact(context.Background(), pend, in[:i-1], WithPending(last, ""))
+			_, _ = c.Compact(context.Background(), other, msgs[len(msgs)-i:], WithResultInto(&into))
+			pg, pgErr := c.Compact(context.Background(), pendTwin, in[:i-1], WithPending(last, ""), WithResultInto(&into))
+			if err := sameResult(pr, perr, pg, pgErr, &into); err != nil {
+				t.Fatalf("seed %d call %d: WithResultInto with a pending message: %v", seed, i, err)
+			}
 		}
 		if !slices.EqualFunc(before, in, func(a, b llms.MessageContent) bool {
 			return msg.Hash(a) == msg.Hash(b) && len(a.Parts) == len(b.Parts)

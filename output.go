@@ -88,14 +88,14 @@ func (w *work) arrays() *resultArrays {
 }
 
 // reuse returns s emptied when it can hold n elements, else a new slice
-// with room for n and, when s was reused before, a quarter more (a window
+// with room for n and, when s was used before, a quarter more (a window
 // grows between calls).
 func reuse[T any](s []T, n int) []T {
-	if cap(s) >= n {
-		return s[:0]
-	}
-	if s == nil {
+	switch {
+	case s == nil: // never nil, even empty: a message without parts has empty Parts, not nil
 		return make([]T, 0, n)
+	case cap(s) >= n:
+		return s[:0]
 	}
 	return make([]T, 0, n+n/4)
 }
