@@ -106,7 +106,7 @@ func runProperty(t *testing.T, seed int64, window, n int) {
 		t.Fatal(err)
 	}
 	s, twin, other := NewSession("fuzz"), NewSession("fuzz"), NewSession("other")
-	var into Result // the twin's calls fill it (WithResultInto), after a call of other's over another input
+	var into Result                                          // the twin's calls fill it (WithResultInto), after a call of other's over another input
 	pend, pendTwin := NewSession("fuzz"), NewSession("fuzz") // the input's last human message as pending
 	var prev []llms.MessageContent
 	for i := 1; i <= len(msgs); i++ {
