@@ -106,8 +106,11 @@ func runProperty(t *testing.T, seed int64, window, n int) {
 		t.Fatal(err)
 	}
 	s, twin, other := NewSession("fuzz"), NewSession("fuzz"), NewSession("other")
-	var into Result                                          // the twin's calls fill it (WithResultInto), after a call of other's over another input
-	pend, pendTwin := NewSession("fuzz"), NewSession("fuzz") // the input's last human message as pending
+	// The twin's calls fill into (WithResultInto), each after a call of
+	// other's over another input; pend and pendTwin are given the input's
+	// last human message as pending (WithPending).
+	var into Result
+	pend, pendTwin := NewSession("fuzz"), NewSession("fuzz")
 	var prev []llms.MessageContent
 	for i := 1; i <= len(msgs); i++ {
 		in := msgs[:i]
