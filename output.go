@@ -105,8 +105,7 @@ func reuse[T any](s []T, n int) []T {
 // others. An input message split by repair has the ref of its first part.
 func (w *work) refs(states []MessageState) []string {
 	a := w.arrays()
-	refs := reuse(a.refs, w.nIn)[:w.nIn]
-	clear(refs)
+	refs := resize(a.refs, w.nIn)
 	a.refs = refs
 	for i, s := range w.src {
 		if s >= 0 && states[s] != StateKept && refs[s] == "" {
@@ -122,8 +121,7 @@ func (w *work) refs(states []MessageState) []string {
 func (w *work) states() []MessageState {
 	const dropped, shown MessageState = 1 << 6, 1 << 7 // of its parts, per input
 	a := w.arrays()
-	st := reuse(a.states, w.nIn)[:w.nIn]
-	clear(st)
+	st := resize(a.states, w.nIn)
 	a.states = st
 	for i, s := range w.src {
 		switch {

@@ -76,8 +76,12 @@ func (a *workArrays) release() {
 }
 
 // resize returns s with length n and zero elements, reusing its array
-// when it is large enough.
+// when it is large enough; never nil: a nil s gets an array of n, one
+// used before a new one with an eighth more.
 func resize[T any](s []T, n int) []T {
+	if s == nil {
+		return make([]T, n)
+	}
 	if cap(s) < n {
 		return make([]T, n, n+n/8)
 	}

@@ -21,6 +21,22 @@ func turnsInput(i int) string {
 	return fmt.Sprintf("turn %d: look at handler_%d.go and check the error path. %s", i, i, strings.Repeat("detail ", 40))
 }
 
+// runTurn runs turn t of BenchmarkTurns' conversation through mem (a
+// LoadMemoryVariables with the turn's input, then SaveContext) and returns
+// the history the load returned, "" when it is not a string.
+func runTurn(b *testing.B, mem schema.Memory, t int) string {
+	in := map[string]any{"input": turnsInput(t)}
+	vars, err := mem.LoadMemoryVariables(context.Background(), in)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := mem.SaveContext(context.Background(), in, map[string]any{"output": fmt.Sprintf("Checked handler_%d.go: the error path returns early.", t)}); err != nil {
+		b.Fatal(err)
+	}
+	h, _ := vars["history"].(string)
+	return h
+}
+
 // BenchmarkTurns runs a whole conversation of 2,000 turns (each a
 // LoadMemoryVariables with the turn's input, then SaveContext), through
 // this package's Memory with the defaults (memory.New(c), a 128k window,
@@ -68,13 +84,7 @@ func BenchmarkTurns(b *testing.B) {
 					if t == from || t == turns-(to-from) {
 						start = time.Now()
 					}
-					in := map[string]any{"input": turnsInput(t)}
-					if _, err := mem.LoadMemoryVariables(context.Background(), in); err != nil {
-						b.Fatal(err)
-					}
-					if err := mem.SaveContext(context.Background(), in, map[string]any{"output": fmt.Sprintf("Checked handler_%d.go: the error path returns early.", t)}); err != nil {
-						b.Fatal(err)
-					}
+					runTurn(b, mem, t)
 					switch t {
 					case to - 1:
 						mid += time.Since(start)
@@ -114,16 +124,8 @@ func BenchmarkTurnsByBlock(b *testing.B) {
 		mem := New(c)
 		for t := range turns {
 			start := time.Now()
-			in := map[string]any{"input": turnsInput(t)}
-			vars, err := mem.LoadMemoryVariables(context.Background(), in)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := mem.SaveContext(context.Background(), in, map[string]any{"output": fmt.Sprintf("Checked handler_%d.go: the error path returns early.", t)}); err != nil {
-				b.Fatal(err)
-			}
+			h := runTurn(b, mem, t)
 			took[t/block] += time.Since(start)
-			h, _ := vars["history"].(string)
 			prompt[t/block] += len(h)
 		}
 	}
