@@ -155,6 +155,9 @@ func (h *Log) Truncate(n int) {
 	}
 	for i := len(h.msgs) - 1; i >= n; i-- {
 		h.names.Remove(h.msgs[i])
+		if toolRound(h.msgs[i]) {
+			h.tools--
+		}
 	}
 	h.msgs, h.ids, h.toks = h.msgs[:n:n], h.ids[:n:n], h.toks[:n:n]
 	if h.start > n || h.lead > n {

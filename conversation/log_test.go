@@ -166,4 +166,7 @@ func TestHasToolRounds(t *testing.T) {
 		llms.ToolCallResponse{ToolCallID: "c1", Name: "read", Content: "text"}}})
 	in := h.Input(0, nil)
 	assert.True(t, h.HasToolRounds(Input{Messages: in.Messages[3:]}), "a tool message")
+	h.Truncate(2)
+	assert.Zero(t, h.tools, "the tool messages truncated are no longer counted")
+	assert.False(t, h.HasToolRounds(h.Input(0, nil)), "after the truncation")
 }
